@@ -1,0 +1,39 @@
+// Bundle each hook (hooks/*.ts) and the CLI into one self-contained ESM file in dist/. Output is
+// deterministic so CI can rebuild and fail on any difference with the committed dist/.
+// Each hook's timeout (hooks.json) is compiled in, so its internal deadline always stays below it.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
+import { build } from 'esbuild';
+
+const hooksJson = JSON.parse(readFileSync('hooks.json', 'utf8'));
+const timeouts = new Map();
+for (const groups of Object.values(hooksJson.hooks)) {
+  for (const group of groups) {
+    for (const hook of group.hooks) {
+      const file = /dist\/([a-z-]+)\.mjs/.exec(hook.command)?.[1];
+      if (file) timeouts.set(file, hook.timeout * 1000);
+    }
+  }
+}
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20.19',
+  format: 'esm',
+  outExtension: { '.js': '.mjs' },
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Bundled CommonJS (proper-lockfile) calls require() for node builtins.
+  banner: { js: "import { createRequire as __ctxlCreateRequire } from 'node:module';\nconst require = __ctxlCreateRequire(import.meta.url);" },
+};
+
+rmSync('dist', { recursive: true, force: true });
+const hookFiles = readdirSync('hooks').filter((f) => f.endsWith('.ts'));
+for (const file of hookFiles) {
+  const name = basename(file, '.ts');
+  const timeout = timeouts.get(name);
+  if (timeout === undefined) throw new Error(`build: hooks/${file} is not bound in hooks.json`);
+  await build({ ...common, entryPoints: [`hooks/${file}`], outfile: `dist/${name}.mjs`, define: { __CTXL_HOOK_TIMEOUT_MS__: String(timeout) } });
+}
+await build({ ...common, entryPoints: ['lib/cli/main.ts'], outfile: 'dist/cli.mjs', banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } });

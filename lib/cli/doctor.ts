@@ -1,0 +1,159 @@
+// `ctxl doctor [--json]`: is everything wired and healthy? Exit 0 when all is well, 1 otherwise.
+// JSON: {"ok": bool, "problems": [{"code", "message", "fix"}]} (a contract: see DESIGN.md).
+import { accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../runtime/config.ts';
+import { dataDir, type Env } from '../runtime/paths.ts';
+import { findProjectRoot, listDir, pathExists, readTextFile, statSafe } from '../runtime/store.ts';
+import { runtimeDir } from './install.ts';
+import { countOurHooks, isOurCommand, ourEnabledPlugins } from './settings-merge.ts';
+
+export interface Problem {
+  code: string;
+  message: string;
+  fix: string;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  problems: Problem[];
+  /** Human lines for the text output (not part of the JSON contract). */
+  notes: string[];
+}
+
+const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'Stop', 'SessionEnd'];
+
+export function doctor(input: { env: Env; configDir: string; cwd: string; now: Date }): DoctorReport {
+  const problems: Problem[] = [];
+  const notes: string[] = [];
+  const add = (code: string, message: string, fix: string) => problems.push({ code, message, fix });
+
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) add('node-version', `node ${process.versions.node} is older than 20.19`, 'install Node.js 20.19 or newer');
+  else notes.push(`node ${process.versions.node}`);
+
+  // Where the hooks are bound.
+  const settingsFile = join(input.configDir, 'settings.json');
+  let settings: Record<string, unknown> = {};
+  const text = readTextFile(settingsFile);
+  if (text !== undefined && text.trim() !== '') {
+    try {
+      settings = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      add('settings-invalid', `${settingsFile} is not valid JSON`, 'fix the JSON syntax; Claude Code ignores an invalid settings file');
+    }
+  }
+  const plain = countOurHooks(settings);
+  const plugins = ourEnabledPlugins(settings);
+  for (const event of EVENTS) {
+    const where = [
+      plain.has(event) ? `settings.json${(plain.get(event) ?? 0) > 1 ? ` ×${plain.get(event)}` : ''}` : undefined,
+      plugins.length > 0 ? `plugin ${plugins.join(', ')}` : undefined,
+    ].filter(Boolean);
+    notes.push(`${event.padEnd(18)} ${where.length > 0 ? where.join(' + ') : 'not bound'}`);
+    if ((plain.get(event) ?? 0) > 1)
+      add(
+        'duplicate-hook',
+        `${event} is bound ${plain.get(event)} times in settings.json`,
+        'run `ctxl install` again: it replaces all of our entries with one set',
+      );
+  }
+  if (plain.size === 0 && plugins.length === 0)
+    add(
+      'not-installed',
+      'no context-lifecycle hooks are bound (neither settings.json nor an enabled plugin)',
+      'run `ctxl install` (or `ctxl install --plugin`)',
+    );
+  if (plain.size > 0 && plugins.length > 0)
+    add(
+      'double-install',
+      `installed both in settings.json and as plugin ${plugins.join(', ')}: every hook runs twice`,
+      'run `ctxl uninstall`, then install one way only',
+    );
+
+  // Plain install: every bound command must point at a file that exists.
+  if (plain.size > 0) {
+    for (const command of boundCommands(settings)) {
+      const file = /"([^"]+\.mjs)"/.exec(command)?.[1];
+      if (file !== undefined && !pathExists(file))
+        add('missing-runtime', `a hook points at ${file}, which does not exist`, 'run `ctxl install` again from a checkout');
+    }
+    if (!pathExists(join(runtimeDir(input.configDir), 'dist', 'cli.mjs')))
+      add('missing-runtime', `${runtimeDir(input.configDir)} is incomplete`, 'run `ctxl install` again');
+  }
+
+  // Data dir: private and writable.
+  const data = dataDir(input.env);
+  const stat = statSafe(data);
+  if (stat === undefined) notes.push(`data dir ${data} (created on first use)`);
+  else {
+    notes.push(`data dir ${data}`);
+    if ((stat.mode & 0o077) !== 0) add('data-dir-permissions', `${data} is readable by others (mode ${(stat.mode & 0o777).toString(8)})`, `chmod 700 ${data}`);
+    try {
+      accessSync(data, constants.W_OK);
+    } catch {
+      add('data-dir-unwritable', `${data} is not writable`, `make ${data} writable by you, or set CTXL_HOME`);
+    }
+  }
+
+  // Configuration files.
+  const project = findProjectRoot(input.cwd);
+  const { problems: configProblems } = loadConfig({
+    env: input.env,
+    userText: readTextFile(join(data, 'config.json')),
+    projectText: readTextFile(join(project.root, '.claude', 'context-lifecycle.json')),
+  });
+  for (const p of configProblems)
+    add('config-invalid', `${p.source} config: ${p.message}`, 'fix or remove the key (see the configuration table in the README)');
+
+  // Circuit breakers and recent errors.
+  for (const file of listDir(join(data, 'state')).filter((f) => f.startsWith('breaker-'))) {
+    try {
+      const state = JSON.parse(readTextFile(join(data, 'state', file)) ?? '{}') as { openUntil?: string };
+      if (state.openUntil !== undefined && Date.parse(state.openUntil) > input.now.getTime()) {
+        add(
+          'circuit-open',
+          `${file.slice(8, -5)} is paused after repeated failures until ${state.openUntil}`,
+          'see the errors below; it retries by itself after the cool-down',
+        );
+      }
+    } catch {}
+  }
+  const errors = recentErrors(join(data, 'logs', 'ctxl.log'), input.now);
+  if (errors.length > 0)
+    add('recent-errors', `${errors.length} error(s) in the log in the last 24 h; last: ${errors.at(-1)}`, `read ${join(data, 'logs', 'ctxl.log')}`);
+
+  return { ok: problems.length === 0, problems, notes };
+}
+
+function boundCommands(settings: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const hooks = settings.hooks;
+  if (hooks === null || typeof hooks !== 'object') return out;
+  for (const groups of Object.values(hooks as Record<string, unknown>)) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups) {
+      const handlers = (g as { hooks?: unknown }).hooks;
+      if (!Array.isArray(handlers)) continue;
+      for (const h of handlers) {
+        const command = (h as { command?: unknown }).command;
+        if (isOurCommand(command)) out.push(command as string);
+      }
+    }
+  }
+  return out;
+}
+
+function recentErrors(file: string, now: Date): string[] {
+  const text = readTextFile(file);
+  if (text === undefined) return [];
+  const since = now.getTime() - 24 * 3600 * 1000;
+  const out: string[] = [];
+  for (const line of text.split('\n').slice(-500)) {
+    try {
+      const entry = JSON.parse(line) as { t?: string; level?: string; scope?: string; msg?: string };
+      if (entry.level === 'error' && entry.t !== undefined && Date.parse(entry.t) >= since) out.push(`${entry.scope}: ${entry.msg}`);
+    } catch {}
+  }
+  return out;
+}

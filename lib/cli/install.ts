@@ -1,0 +1,257 @@
+// `ctxl install [--plugin] [--dry-run]` and `ctxl uninstall`. A plain install copies the runtime to
+// <config>/context-lifecycle/ (so it survives deleting the clone), commands and skills next to the
+// user's, and merges hook entries with absolute paths into settings.json: idempotent, atomic, with a
+// backup, keeping every other key. Uninstall leaves settings.json as it would be without us.
+
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { join, relative } from 'node:path';
+import * as z from 'zod/mini';
+import { copyTree, ensureDir, listDir, pathExists, readTextFile, removePath, renamePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { addOurHooks, countOurHooks, deepEqual, detectIndent, type HooksByEvent, ourEnabledPlugins, removeOurHooks, resolveHooks } from './settings-merge.ts';
+
+export const RUNTIME_NAME = 'context-lifecycle';
+export const MARKETPLACE = 'context-lifecycle';
+export const PLUGIN_ID = `context-lifecycle@${MARKETPLACE}`;
+const MANIFEST_VERSION = 1;
+const RUNTIME_ITEMS = ['dist', 'commands', 'skills', 'hooks.json', 'package.json', '.claude-plugin'];
+
+const manifestSchema = z.looseObject({
+  version: z.literal(MANIFEST_VERSION),
+  installedAt: z.string(),
+  packageVersion: z.string(),
+  /** settings.json as it was before we touched it; null when it did not exist. */
+  settingsOriginal: z.nullable(z.string()),
+  files: z.array(z.object({ path: z.string(), sha256: z.string() })),
+});
+type Manifest = z.infer<typeof manifestSchema>;
+
+export interface InstallContext {
+  sourceRoot: string;
+  configDir: string;
+  dryRun: boolean;
+  now: Date;
+  say: (line: string) => void;
+}
+
+export class InstallError extends Error {}
+
+type Obj = Record<string, unknown>;
+
+export function runtimeDir(configDir: string): string {
+  return join(configDir, RUNTIME_NAME);
+}
+
+export function readSettings(configDir: string): { text: string | undefined; value: Obj } {
+  const file = join(configDir, 'settings.json');
+  const text = readTextFile(file);
+  if (text === undefined || text.trim() === '') return { text, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InstallError(`${file} is not valid JSON (${(error as Error).message}); fix it first, nothing was changed`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InstallError(`${file} is not a JSON object; nothing was changed`);
+  return { text, value: value as Obj };
+}
+
+function readManifest(configDir: string): Manifest | undefined {
+  const text = readTextFile(join(runtimeDir(configDir), 'install.json'));
+  if (text === undefined) return undefined;
+  try {
+    const r = manifestSchema.safeParse(JSON.parse(text));
+    return r.success ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function installPlain(ctx: InstallContext): void {
+  const { sourceRoot, configDir, dryRun, say } = ctx;
+  const target = runtimeDir(configDir);
+  for (const item of ['dist/cli.mjs', 'hooks.json', 'commands', 'skills']) {
+    if (!pathExists(join(sourceRoot, item)))
+      throw new InstallError(`${join(sourceRoot, item)} is missing: run this from a complete checkout (or run npm run build)`);
+  }
+  const settings = readSettings(configDir);
+  const plugins = ourEnabledPlugins(settings.value);
+  if (plugins.length > 0) {
+    throw new InstallError(`already installed as a plugin (${plugins.join(', ')}); every hook would run twice. Run \`ctxl uninstall\` first`);
+  }
+  const previous = readManifest(configDir);
+  const hooksJson = JSON.parse(readTextFile(join(sourceRoot, 'hooks.json')) ?? '{}') as { hooks: HooksByEvent };
+  const ours = resolveHooks(hooksJson.hooks, target);
+  const next = addOurHooks(settings.value, ours);
+  const alreadyOurs = countOurHooks(settings.value).size > 0;
+  const settingsOriginal = alreadyOurs ? (previous?.settingsOriginal ?? null) : (settings.text ?? null);
+
+  // 1. The runtime: copy into a fresh folder, then swap it in, so a running hook never sees half a copy.
+  const sameTree = relative(sourceRoot, target) === '';
+  if (!sameTree) say(`${dryRun ? 'would copy' : 'copy'} runtime → ${target}`);
+  // 2. Commands and skills, with ${CLAUDE_PLUGIN_ROOT} made absolute (plain installs have no plugin root).
+  const files: Array<{ path: string; text: string }> = [];
+  for (const name of listDir(join(sourceRoot, 'commands')).filter((f) => f.endsWith('.md'))) {
+    files.push({ path: join(configDir, 'commands', name), text: withRoot(readTextFile(join(sourceRoot, 'commands', name)) ?? '', target) });
+  }
+  for (const skill of listDir(join(sourceRoot, 'skills'))) {
+    for (const name of listDir(join(sourceRoot, 'skills', skill)).filter((f) => f.endsWith('.md'))) {
+      files.push({ path: join(configDir, 'skills', skill, name), text: withRoot(readTextFile(join(sourceRoot, 'skills', skill, name)) ?? '', target) });
+    }
+  }
+  const ownedBefore = new Map((previous?.files ?? []).map((f) => [f.path, f.sha256]));
+  for (const f of files) {
+    const existing = readTextFile(f.path);
+    if (existing !== undefined && existing !== f.text && ownedBefore.get(f.path) !== sha256(existing)) {
+      throw new InstallError(`${f.path} exists and is not ours; move it away or rename it, nothing was changed`);
+    }
+    say(`${dryRun ? 'would write' : 'write'} ${f.path}`);
+  }
+  const added = Object.entries(ours).map(([event, groups]) => `${event}×${groups.length}`);
+  say(`${dryRun ? 'would merge' : 'merge'} hooks into ${join(configDir, 'settings.json')}: ${added.join(', ')}`);
+  if (dryRun) return;
+
+  ensureDir(configDir);
+  if (!sameTree) {
+    const staging = `${target}.new-${process.pid}`;
+    removePath(staging);
+    copyRuntime(sourceRoot, staging);
+    const old = `${target}.old-${process.pid}`;
+    if (pathExists(target)) renamePath(target, old);
+    renamePath(staging, target);
+    removePath(old);
+  }
+  for (const f of files) {
+    ensureDir(join(f.path, '..'));
+    writeFileAtomic(f.path, f.text, { mode: 0o644 });
+  }
+  writeSettings(configDir, settings.text, next);
+  const manifest: Manifest = {
+    version: MANIFEST_VERSION,
+    installedAt: ctx.now.toISOString(),
+    packageVersion: packageVersion(sourceRoot),
+    settingsOriginal,
+    files: files.map((f) => ({ path: f.path, sha256: sha256(f.text) })),
+  };
+  writeFileAtomic(join(target, 'install.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
+  say(`installed context-lifecycle ${manifest.packageVersion}; start a new Claude Code session to use it`);
+}
+
+function copyRuntime(sourceRoot: string, staging: string): void {
+  ensureDir(staging, 0o755);
+  for (const item of RUNTIME_ITEMS) {
+    const from = join(sourceRoot, item);
+    const stat = statSafe(from);
+    if (stat === undefined) continue;
+    if (stat.isDirectory()) copyTree(from, join(staging, item));
+    else writeFileAtomic(join(staging, item), readTextFile(from) ?? '', { mode: 0o644 });
+  }
+}
+
+export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
+  const { configDir, dryRun, say } = ctx;
+  const target = runtimeDir(configDir);
+  const manifest = readManifest(configDir);
+  const settings = readSettings(configDir);
+  const { settings: cleaned, removed } = removeOurHooks(settings.value);
+  if (removed > 0) say(`${dryRun ? 'would remove' : 'remove'} ${removed} hook entries from ${join(configDir, 'settings.json')}`);
+  for (const f of manifest?.files ?? []) {
+    const text = readTextFile(f.path);
+    if (text === undefined) continue;
+    if (sha256(text) !== f.sha256) {
+      say(`keep ${f.path}: changed since install`);
+      continue;
+    }
+    say(`${dryRun ? 'would delete' : 'delete'} ${f.path}`);
+    if (!dryRun) {
+      removePath(f.path);
+      const dir = join(f.path, '..');
+      if (listDir(dir).length === 0 && relative(configDir, dir) !== 'commands' && relative(configDir, dir) !== 'skills') removePath(dir);
+    }
+  }
+  if (pathExists(target)) say(`${dryRun ? 'would delete' : 'delete'} ${target}`);
+  const plugins = ourEnabledPlugins(settings.value);
+  if (plugins.length > 0) say(`the plugin ${plugins.join(', ')} is also enabled: ${dryRun ? 'would run' : 'running'} \`claude plugin uninstall\``);
+  if (dryRun) return;
+
+  if (removed > 0) {
+    const original = manifest?.settingsOriginal;
+    if (original !== undefined && original !== null && deepEqual(parseOr(original), cleaned))
+      writeFileAtomic(join(configDir, 'settings.json'), original, { mode: (statSafe(join(configDir, 'settings.json'))?.mode ?? 0o600) & 0o777 });
+    else if (original === null && Object.keys(cleaned).length === 0) removePath(join(configDir, 'settings.json'));
+    else writeSettings(configDir, settings.text, cleaned, false);
+  }
+  removePath(target);
+  if (plugins.length > 0) {
+    const claude = findClaude();
+    if (claude === undefined) say('claude not found on PATH (or CLAUDE_BIN): run `claude plugin uninstall context-lifecycle` yourself');
+    else {
+      for (const id of plugins) runClaude(claude, ['plugin', 'uninstall', id], say);
+      runClaude(claude, ['plugin', 'marketplace', 'remove', MARKETPLACE], say, true);
+    }
+  }
+  say('uninstalled context-lifecycle (your archive under the data dir is kept; delete it by hand if you want it gone)');
+}
+
+export function installPlugin(ctx: InstallContext): void {
+  const { sourceRoot, configDir, dryRun, say } = ctx;
+  const settings = readSettings(configDir);
+  if (countOurHooks(settings.value).size > 0) {
+    throw new InstallError('already installed into settings.json; every hook would run twice. Run `ctxl uninstall` first');
+  }
+  const claude = findClaude();
+  if (claude === undefined) throw new InstallError('--plugin needs the claude binary: put it on PATH or set CLAUDE_BIN');
+  say(`${dryRun ? 'would run' : 'run'} ${claude} plugin marketplace add ${sourceRoot}`);
+  say(`${dryRun ? 'would run' : 'run'} ${claude} plugin install ${PLUGIN_ID}`);
+  if (dryRun) return;
+  runClaude(claude, ['plugin', 'marketplace', 'add', sourceRoot], say);
+  runClaude(claude, ['plugin', 'install', PLUGIN_ID], say);
+  say('installed context-lifecycle as a plugin; start a new Claude Code session to use it');
+}
+
+export function findClaude(): string | undefined {
+  const fromEnv = process.env.CLAUDE_BIN;
+  if (fromEnv !== undefined && fromEnv !== '') return pathExists(fromEnv) ? fromEnv : undefined;
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir === '') continue;
+    const candidate = join(dir, 'claude');
+    if (pathExists(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function runClaude(claude: string, args: string[], say: (line: string) => void, tolerate = false): void {
+  const r = spawnSync(claude, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
+  if (out !== '') say(out.split('\n').slice(-3).join(' | '));
+  if (r.status !== 0 && !tolerate) throw new InstallError(`claude ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+}
+
+function writeSettings(configDir: string, previousText: string | undefined, value: Obj, backup = true): void {
+  const file = join(configDir, 'settings.json');
+  const mode = (statSafe(file)?.mode ?? 0o600) & 0o777;
+  if (backup && previousText !== undefined) writeFileAtomic(`${file}.ctxl-backup`, previousText, { mode: 0o600 });
+  writeFileAtomic(file, `${JSON.stringify(value, null, detectIndent(previousText))}\n`, { mode });
+}
+
+function withRoot(text: string, root: string): string {
+  return text.replaceAll('${CLAUDE_PLUGIN_ROOT}', root);
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function packageVersion(root: string): string {
+  try {
+    return (JSON.parse(readTextFile(join(root, 'package.json')) ?? '{}') as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

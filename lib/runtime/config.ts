@@ -1,0 +1,132 @@
+// Configuration: defaults < user file (<data>/config.json) < project file
+// (<project>/.claude/context-lifecycle.json) < environment (CTXL_*). Each key is validated on its own:
+// an invalid value is reported and replaced by its default, so one typo never disables the plugin.
+import * as z from 'zod/mini';
+import type { Env } from './paths.ts';
+
+const logLevel = z.enum(['error', 'warn', 'info', 'debug']);
+const positiveInt = z.number().check(z.int(), z.positive());
+const nonNegativeInt = z.number().check(z.int(), z.nonnegative());
+
+/** One entry per key: schema, default, env var, and a line for the README table. */
+export const configKeys = {
+  disabled: {
+    schema: z.boolean(),
+    default: false,
+    env: 'CTXL_DISABLE',
+    doc: 'Turn every hook into a no-op (the env var is checked first, before any file is read).',
+  },
+  logLevel: { schema: logLevel, default: 'warn' as const, env: 'CTXL_LOG_LEVEL', doc: 'Log level for `<data>/logs/ctxl.log`: error, warn, info, debug.' },
+  breakerFailures: {
+    schema: positiveInt,
+    default: 3,
+    env: 'CTXL_BREAKER_FAILURES',
+    doc: 'Consecutive internal failures of one hook before it pauses (circuit breaker).',
+  },
+  breakerCooldownSeconds: {
+    schema: positiveInt,
+    default: 300,
+    env: 'CTXL_BREAKER_COOLDOWN_SECONDS',
+    doc: 'How long a tripped hook skips its work before trying again.',
+  },
+  windowTokens: {
+    schema: nonNegativeInt,
+    default: 0,
+    env: 'CTXL_WINDOW_TOKENS',
+    doc: 'Context window in tokens; 0 follows the model and Claude Code’s own overrides.',
+  },
+  sessionStartStatus: {
+    schema: z.boolean(),
+    default: true,
+    env: 'CTXL_SESSION_START_STATUS',
+    doc: 'Inject the one-line status (phase, context use) at session start.',
+  },
+} as const;
+
+type Keys = typeof configKeys;
+export type Config = { -readonly [K in keyof Keys]: z.infer<Keys[K]['schema']> };
+export type ConfigSource = 'default' | 'user' | 'project' | 'env';
+
+export interface ConfigProblem {
+  key: string;
+  source: ConfigSource;
+  message: string;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  problems: ConfigProblem[];
+}
+
+export const defaultConfig: Config = Object.fromEntries(Object.entries(configKeys).map(([key, spec]) => [key, spec.default])) as Config;
+
+/**
+ * Merge and validate. File sources are given as text (the caller reads them through the store), so
+ * this stays pure; a file that is not a JSON object is one problem and contributes nothing.
+ */
+export function loadConfig(sources: { env: Env; userText?: string | undefined; projectText?: string | undefined }): LoadedConfig {
+  const problems: ConfigProblem[] = [];
+  const layers: Array<[ConfigSource, Record<string, unknown>]> = [
+    ['user', parseFile(sources.userText, 'user', problems)],
+    ['project', parseFile(sources.projectText, 'project', problems)],
+    ['env', fromEnv(sources.env)],
+  ];
+  const config = { ...defaultConfig } as Record<string, unknown>;
+  for (const [source, layer] of layers) {
+    for (const [key, value] of Object.entries(layer)) {
+      const spec = (configKeys as Record<string, { schema: z.ZodMiniType }>)[key];
+      if (spec === undefined) {
+        problems.push({ key, source, message: `unknown key "${key}" ignored` });
+        continue;
+      }
+      const result = spec.schema.safeParse(value);
+      if (result.success) config[key] = result.data;
+      else
+        problems.push({
+          key,
+          source,
+          message: `invalid value ${JSON.stringify(value)} for "${key}" (${result.error.issues[0]?.message ?? 'invalid'}); kept ${JSON.stringify(config[key])}`,
+        });
+    }
+  }
+  return { config: config as Config, problems };
+}
+
+function parseFile(text: string | undefined, source: ConfigSource, problems: ConfigProblem[]): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const { $schema: _schema, version: _version, ...rest } = value as Record<string, unknown>;
+      return rest;
+    }
+  } catch {}
+  problems.push({ key: '*', source, message: `${source} config file is not a JSON object; ignored` });
+  return {};
+}
+
+function fromEnv(env: Env): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(configKeys)) {
+    const raw = env[spec.env];
+    if (raw === undefined || raw === '') continue;
+    out[key] = coerce(raw, spec.default);
+  }
+  return out;
+}
+
+/** Env values are strings: read them as the type of the key's default, leaving bad ones to fail validation. */
+function coerce(raw: string, like: unknown): unknown {
+  if (typeof like === 'boolean') {
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    return raw;
+  }
+  if (typeof like === 'number') return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+  return raw;
+}
+
+export function isDisabledByEnv(env: Env): boolean {
+  const raw = env.CTXL_DISABLE;
+  return raw !== undefined && /^(1|true|yes|on)$/i.test(raw);
+}

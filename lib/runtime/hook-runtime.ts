@@ -1,0 +1,251 @@
+// Every hook runs through runHook: read stdin (capped), validate, run the handler under a deadline
+// shorter than the hook's `timeout`, print exactly one JSON object (PreCompact: plain text) or
+// nothing, and exit 0 whatever happens. Failures go to one log line each; after `breakerFailures`
+// consecutive failures a hook skips its work for `breakerCooldownSeconds` (said once in the log).
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { type Config, type ConfigProblem, isDisabledByEnv, loadConfig } from './config.ts';
+import { createFileLogger, type Logger } from './log.ts';
+import { dataDir as dataDirFor, type Env } from './paths.ts';
+import type { HookInput } from './schemas.ts';
+import { findProjectRoot, openStore, readTextFile, type Store } from './store.ts';
+
+/** Set per hook file by build.mjs from hooks.json (`timeout` × 1000). */
+declare const __CTXL_HOOK_TIMEOUT_MS__: number | undefined;
+
+export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
+const SESSION_END_BUDGET_MS = 1_500; // reference §1.8: plugin timeouts cannot raise it
+
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PostToolUse' | 'PostToolUseFailure' | 'PreCompact' | 'Stop' | 'SessionEnd';
+
+export interface HookContext {
+  event: HookEvent;
+  env: Env;
+  config: Config;
+  log: Logger;
+  store: Store;
+  project: { root: string; git: boolean };
+  now: () => Date;
+  /** Milliseconds left before the deadline; long work checks it and stops early. */
+  timeLeft: () => number;
+}
+
+export type HookOutput = Record<string, unknown> | string | undefined;
+export type HookHandler<T> = (input: T, context: HookContext) => Promise<HookOutput> | HookOutput;
+
+export interface HookSpec<T extends HookInput> {
+  event: HookEvent;
+  schema: z.ZodMiniType<T>;
+  handler: HookHandler<T>;
+}
+
+export function deadlineFor(event: HookEvent, timeoutMs: number): number {
+  const margin = Math.max(300, Math.round(timeoutMs * 0.2));
+  const deadline = Math.max(200, timeoutMs - margin);
+  return event === 'SessionEnd' ? Math.min(deadline, SESSION_END_BUDGET_MS - 300) : deadline;
+}
+
+export function runHook<T extends HookInput>(spec: HookSpec<T>): void {
+  const env = process.env as Env;
+  const started = Date.now();
+  const timeoutMs = typeof __CTXL_HOOK_TIMEOUT_MS__ === 'number' ? __CTXL_HOOK_TIMEOUT_MS__ : 10_000;
+  const override = Number(env.CTXL_DEADLINE_MS);
+  const deadlineMs = Number.isFinite(override) && override > 0 ? Math.min(override, deadlineFor(spec.event, timeoutMs)) : deadlineFor(spec.event, timeoutMs);
+  const log = createFileLogger({ file: logFile(env), scope: spec.event });
+  let finished = false;
+  const finish = (stdout?: string) => {
+    if (finished) return;
+    finished = true;
+    if (stdout === undefined || stdout === '') process.exit(0);
+    process.stdout.write(stdout, () => process.exit(0));
+  };
+
+  // Nothing a library prints may reach stdout: Claude Code would read it as our answer.
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    console[method] = (...args: unknown[]) => log.debug(`console.${method}`, args.map(String).join(' '));
+  }
+  process.on('uncaughtException', (error) => {
+    log.error('uncaught exception', error);
+    finish();
+  });
+  process.on('unhandledRejection', (error) => {
+    log.error('unhandled rejection', error);
+    finish();
+  });
+  const timer = setTimeout(() => {
+    log.warn(`deadline of ${deadlineMs} ms reached; exiting without output`);
+    finish();
+  }, deadlineMs);
+  timer.unref();
+
+  run()
+    .then(finish, (error: unknown) => {
+      log.error('hook failed', error);
+      finish();
+    })
+    .finally(() => clearTimeout(timer));
+
+  async function run(): Promise<string | undefined> {
+    const raw = await readStdin(MAX_STDIN_BYTES);
+    if (isDisabledByEnv(env)) return undefined;
+    if (raw === undefined) {
+      log.warn(`stdin larger than ${MAX_STDIN_BYTES} bytes; skipped`);
+      return undefined;
+    }
+    const input = parseInput(raw, spec.schema, log);
+    if (input === undefined) return undefined;
+
+    const project = findProjectRoot(input.cwd);
+    const projectText = readTextFile(join(project.root, '.claude', 'context-lifecycle.json'));
+    const root = dataDirFor(env);
+    const { config, problems } = loadConfig({ env, userText: readTextFile(join(root, 'config.json')), projectText });
+    log.setLevel(config.logLevel);
+    reportConfigProblems(problems, log);
+    if (config.disabled) return undefined;
+
+    const store = openStore(root, log);
+    const breaker = openBreaker(store, spec.event, config, log);
+    if (!breaker.allows(new Date())) return undefined;
+    if (env.CTXL_DEBUG_DELAY_MS !== undefined) await sleep(Number(env.CTXL_DEBUG_DELAY_MS) || 0);
+
+    const context: HookContext = {
+      event: spec.event,
+      env,
+      config,
+      log,
+      store,
+      project,
+      now: () => new Date(),
+      timeLeft: () => deadlineMs - (Date.now() - started),
+    };
+    let output: HookOutput;
+    try {
+      if (env.CTXL_DEBUG_FAIL === '1') throw new Error('CTXL_DEBUG_FAIL=1: simulated internal failure');
+      output = await spec.handler(input, context);
+    } catch (error) {
+      log.error('hook failed', error);
+      breaker.failed(new Date());
+      return undefined;
+    }
+    breaker.succeeded();
+    return render(spec.event, output, log);
+  }
+}
+
+function render(event: HookEvent, output: HookOutput, log: Logger): string | undefined {
+  if (output === undefined) return undefined;
+  if (typeof output === 'string') {
+    if (event !== 'PreCompact') {
+      log.error(`${event} handler returned plain text; only PreCompact may`);
+      return undefined;
+    }
+    return output;
+  }
+  if (event === 'PreCompact') {
+    log.error('PreCompact handler returned JSON; Claude Code rejects hookSpecificOutput there');
+    return undefined;
+  }
+  return JSON.stringify(output);
+}
+
+function parseInput<T>(raw: string, schema: z.ZodMiniType<T>, log: Logger): T | undefined {
+  if (raw.trim() === '') {
+    log.warn('empty stdin; nothing to do');
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    log.warn(`stdin is not JSON (${(error as Error).message}); first bytes: ${JSON.stringify(raw.slice(0, 60))}`);
+    return undefined;
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    log.warn(`hook input rejected: ${z.prettifyError(result.error).replace(/\n/g, ' ')}`);
+    return undefined;
+  }
+  return result.data;
+}
+
+function reportConfigProblems(problems: ConfigProblem[], log: Logger): void {
+  for (const p of problems) log.warn(`config (${p.source}): ${p.message}`);
+}
+
+/** Read all of stdin; undefined when it exceeds `max` bytes (the rest is drained, not kept). */
+export async function readStdin(max: number): Promise<string | undefined> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let overflow = false;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) overflow = true;
+    if (!overflow) chunks.push(chunk);
+  }
+  return overflow ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+export function logFile(env: Env): string | undefined {
+  try {
+    return join(dataDirFor(env), 'logs', 'ctxl.log');
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- circuit breaker ----
+
+const breakerSchema = z.looseObject({
+  version: z.literal(1),
+  failures: z.number(),
+  openUntil: z.optional(z.string()),
+});
+type BreakerState = z.infer<typeof breakerSchema>;
+
+interface Breaker {
+  allows(now: Date): boolean;
+  failed(now: Date): void;
+  succeeded(): void;
+}
+
+function openBreaker(store: Store, event: HookEvent, config: Config, log: Logger): Breaker {
+  const file = store.path('state', `breaker-${event}.json`);
+  const read = store.readJson(file, breakerSchema);
+  let state: BreakerState = read.ok ? read.value : { version: 1, failures: 0 };
+  const save = () => {
+    try {
+      store.writeJson(file, state);
+    } catch (error) {
+      log.warn('could not save breaker state', error);
+    }
+  };
+  return {
+    allows(now) {
+      if (state.openUntil === undefined) return true;
+      if (now.getTime() < Date.parse(state.openUntil)) return false;
+      log.info(`circuit closed again after cool-down; retrying ${event}`);
+      state = { version: 1, failures: 0 };
+      save();
+      return true;
+    },
+    failed(now) {
+      const failures = state.failures + 1;
+      if (failures >= config.breakerFailures) {
+        const openUntil = new Date(now.getTime() + config.breakerCooldownSeconds * 1000).toISOString();
+        log.error(`circuit open: ${failures} consecutive failures; ${event} skips its work until ${openUntil}`);
+        state = { version: 1, failures, openUntil };
+      } else state = { version: 1, failures };
+      save();
+    },
+    succeeded() {
+      if (state.failures === 0 && state.openUntil === undefined) return;
+      state = { version: 1, failures: 0 };
+      save();
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

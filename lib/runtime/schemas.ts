@@ -1,0 +1,55 @@
+// Hook inputs (Claude Code 2.1.332, reference §1). Loose objects: fields added by newer versions pass.
+import * as z from 'zod/mini';
+
+const base = {
+  session_id: z.string().check(z.minLength(1)),
+  transcript_path: z.optional(z.string()),
+  cwd: z.string().check(z.minLength(1)),
+  hook_event_name: z.string(),
+  prompt_id: z.optional(z.string()),
+  permission_mode: z.optional(z.string()),
+  agent_id: z.optional(z.string()),
+  agent_type: z.optional(z.string()),
+};
+
+export const sessionStartInput = z.looseObject({
+  ...base,
+  source: z.optional(z.string()),
+  model: z.optional(z.string()),
+  context_tokens: z.optional(z.number()),
+});
+export type SessionStartInput = z.infer<typeof sessionStartInput>;
+
+export const userPromptSubmitInput = z.looseObject({ ...base, prompt: z.optional(z.string()) });
+export type UserPromptSubmitInput = z.infer<typeof userPromptSubmitInput>;
+
+export const postToolUseInput = z.looseObject({
+  ...base,
+  tool_name: z.string(),
+  tool_input: z.optional(z.unknown()),
+  tool_response: z.optional(z.unknown()),
+  tool_use_id: z.optional(z.string()),
+  duration_ms: z.optional(z.number()),
+  error: z.optional(z.unknown()),
+  is_interrupt: z.optional(z.boolean()),
+});
+export type PostToolUseInput = z.infer<typeof postToolUseInput>;
+
+export const preCompactInput = z.looseObject({
+  ...base,
+  trigger: z.optional(z.string()),
+  custom_instructions: z.optional(z.nullable(z.string())),
+});
+export type PreCompactInput = z.infer<typeof preCompactInput>;
+
+export const stopInput = z.looseObject({
+  ...base,
+  stop_hook_active: z.optional(z.boolean()),
+  last_assistant_message: z.optional(z.string()),
+});
+export type StopInput = z.infer<typeof stopInput>;
+
+export const sessionEndInput = z.looseObject({ ...base, reason: z.optional(z.string()) });
+export type SessionEndInput = z.infer<typeof sessionEndInput>;
+
+export type HookInput = z.infer<z.ZodMiniObject<typeof base>>;

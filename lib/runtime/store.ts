@@ -1,0 +1,251 @@
+// The only module that touches the file system for our own data (the transcript reader reads Claude
+// Code's file read-only; the logger appends its own file). Writes are atomic (temp file + rename in
+// the same directory), appends are single write() calls, and load→mutate→save sequences run under a
+// cross-process lock (proper-lockfile: mkdir-based, stale locks recovered after LOCK_STALE_MS).
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type * as z from 'zod/mini';
+import type { Logger } from './log.ts';
+import { sanitizeName } from './paths.ts';
+
+const LOCK_STALE_MS = 10_000;
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
+export type ReadResult<T> = { ok: true; value: T } | { ok: false; reason: 'missing' | 'corrupt' | 'invalid' | 'io'; detail?: string };
+
+export interface Store {
+  readonly root: string;
+  /** Absolute path of a file under the data dir; every segment is sanitised, so no input escapes. */
+  path(...segments: string[]): string;
+  readJson<T>(file: string, schema: z.ZodMiniType<T>): ReadResult<T>;
+  writeJson(file: string, value: unknown): void;
+  appendLine(file: string, record: unknown): void;
+  readLines(file: string): string[];
+  /** Move a corrupt file aside (`<name>.bad-<time>`) so it is kept for inspection and rebuilt. */
+  setAside(file: string, now: Date): string | undefined;
+  withLock<R>(file: string, fn: () => Promise<R> | R, options?: { waitMs?: number }): Promise<R | undefined>;
+}
+
+export function openStore(root: string, log: Logger): Store {
+  const absRoot = resolve(root);
+  const path = (...segments: string[]) => join(absRoot, ...segments.map(sanitizeName));
+  const ensureParent = (file: string) => mkdirSync(dirname(file), { recursive: true, mode: DIR_MODE });
+  return {
+    root: absRoot,
+    path,
+    readJson<T>(file: string, schema: z.ZodMiniType<T>): ReadResult<T> {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, reason: 'missing' };
+        return { ok: false, reason: 'io', detail: (error as Error).message };
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        return { ok: false, reason: 'corrupt', detail: (error as Error).message };
+      }
+      const result = schema.safeParse(parsed);
+      if (!result.success) return { ok: false, reason: 'invalid', detail: result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+      return { ok: true, value: result.data };
+    },
+    writeJson(file: string, value: unknown): void {
+      ensureParent(file);
+      writeFileAtomic(file, `${JSON.stringify(value)}\n`);
+    },
+    appendLine(file: string, record: unknown): void {
+      ensureParent(file);
+      // One write() with O_APPEND: concurrent appenders never interleave inside a line on local disks.
+      const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
+      try {
+        writeSync(fd, `${JSON.stringify(record)}\n`);
+      } finally {
+        closeSync(fd);
+      }
+    },
+    readLines(file: string): string[] {
+      try {
+        return readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l !== '');
+      } catch {
+        return [];
+      }
+    },
+    setAside(file: string, now: Date): string | undefined {
+      const aside = `${file}.bad-${now.toISOString().replace(/[:.]/g, '-')}`;
+      try {
+        renameSync(file, aside);
+        return aside;
+      } catch {
+        return undefined;
+      }
+    },
+    async withLock<R>(file: string, fn: () => Promise<R> | R, options?: { waitMs?: number }): Promise<R | undefined> {
+      ensureParent(file);
+      const waitMs = options?.waitMs ?? 2_000;
+      let release: (() => Promise<void>) | undefined;
+      try {
+        // Loaded on first use: hooks that never lock (PostToolUse) do not pay for it at startup.
+        const { default: lockfile } = await import('proper-lockfile');
+        release = await lockfile.lock(file, {
+          realpath: false,
+          stale: LOCK_STALE_MS,
+          update: LOCK_STALE_MS / 2,
+          retries: { retries: Math.max(1, Math.ceil(waitMs / 50)), factor: 1, minTimeout: 25, maxTimeout: 50 },
+          onCompromised: (error) => log.warn('lock compromised', { file, error: error.message }),
+        });
+      } catch (error) {
+        log.warn('lock busy, skipped', { file, error: (error as Error).message });
+        return undefined;
+      }
+      try {
+        return await fn();
+      } finally {
+        await release().catch(() => undefined);
+      }
+    },
+  };
+}
+
+let tmpCounter = 0;
+
+/** Temp file in the same directory, then rename: a reader sees the old or the new file, never half. */
+export function writeFileAtomic(file: string, data: string, options?: { mode?: number; fsync?: boolean }): void {
+  // pid + counter is unique among live processes; node:crypto would cost a hook ~2 ms to load.
+  const tmp = `${file}.${process.pid}.${++tmpCounter}.${Date.now().toString(36)}.tmp`;
+  const fd = openSync(tmp, 'w', options?.mode ?? FILE_MODE);
+  try {
+    writeSync(fd, data);
+    if (options?.fsync === true) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    try {
+      unlinkSync(tmp);
+    } catch {}
+    throw error;
+  }
+}
+
+// ---- plain file helpers for the CLI (install, doctor) and for project lookups ----
+
+export function readTextFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function statSafe(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+export function ensureDir(dir: string, mode = DIR_MODE): void {
+  mkdirSync(dir, { recursive: true, mode });
+}
+
+export function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+export function removePath(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+/** Atomic within one file system: used to swap a fully copied folder into place. */
+export function renamePath(from: string, to: string): void {
+  renameSync(from, to);
+}
+
+export function setMode(path: string, mode: number): void {
+  chmodSync(path, mode);
+}
+
+/** Copy a directory tree (files only, no links followed) and return the files written. */
+export function copyTree(from: string, to: string): string[] {
+  const written: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const src = join(dir, entry.name);
+      const dest = join(to, relative(from, src));
+      if (entry.isDirectory()) walk(src);
+      else if (entry.isFile()) {
+        mkdirSync(dirname(dest), { recursive: true });
+        copyFileSync(src, dest);
+        written.push(dest);
+      }
+    }
+  };
+  walk(from);
+  return written;
+}
+
+/**
+ * The project a cwd belongs to: its git top level, with worktrees mapped to the main repository
+ * (a `.git` file names `<repo>/.git/worktrees/<name>`), else the directory itself. Reads `.git`
+ * entries only; never spawns git (a hook cannot afford ~5 ms per call).
+ */
+export function findProjectRoot(cwd: string): { root: string; git: boolean } {
+  let dir = resolve(cwd);
+  for (;;) {
+    const dotGit = join(dir, '.git');
+    const stat = statSafe(dotGit);
+    if (stat?.isDirectory()) return { root: dir, git: true };
+    if (stat?.isFile()) {
+      const main = worktreeMain(dotGit);
+      return { root: main ?? dir, git: true };
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return { root: resolve(cwd), git: false };
+    dir = parent;
+  }
+}
+
+function worktreeMain(dotGitFile: string): string | undefined {
+  const text = readTextFile(dotGitFile);
+  const match = text?.match(/^gitdir:\s*(.+)\s*$/m);
+  if (match?.[1] === undefined) return undefined;
+  const gitdir = resolve(dirname(dotGitFile), match[1].trim());
+  const parts = gitdir.split(sep);
+  const at = parts.lastIndexOf('worktrees');
+  // <main>/.git/worktrees/<name> → <main>
+  if (at >= 2 && parts[at - 1] === '.git') return parts.slice(0, at - 1).join(sep) || sep;
+  return undefined;
+}
+
+export function pathExists(path: string): boolean {
+  return existsSync(path);
+}

@@ -1,0 +1,99 @@
+// The compact record PostToolUse appends to a session's event log: what ran, on which files, how it
+// ended, how big it was. Pure; the command is redacted and cut so the log stays small and clean.
+import { redactText } from '../archive/redact.ts';
+
+export const TOOL_EVENT_VERSION = 1;
+const MAX_COMMAND = 500;
+const MAX_ERROR = 300;
+
+export interface ToolEvent {
+  v: typeof TOOL_EVENT_VERSION;
+  t: string;
+  tool: string;
+  id?: string;
+  ok: boolean;
+  files?: string[];
+  command?: string;
+  exit?: number;
+  interrupted?: boolean;
+  error?: string;
+  inBytes: number;
+  outBytes: number;
+  ms?: number;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export interface ToolCall {
+  tool: string;
+  toolUseId?: string | undefined;
+  input: unknown;
+  response: unknown;
+  durationMs?: number | undefined;
+  /** Set for PostToolUseFailure. */
+  error?: unknown;
+  interrupted?: boolean | undefined;
+}
+
+export function toolEvent(call: ToolCall, now: Date): ToolEvent {
+  const input = isObj(call.input) ? call.input : {};
+  const response = isObj(call.response) ? call.response : undefined;
+  const event: ToolEvent = {
+    v: TOOL_EVENT_VERSION,
+    t: now.toISOString(),
+    tool: call.tool,
+    ok: call.error === undefined,
+    inBytes: byteLength(call.input),
+    outBytes: outputSize(call.response),
+  };
+  if (call.toolUseId !== undefined) event.id = call.toolUseId;
+  const files = filesOf(input);
+  if (files.length > 0) event.files = files;
+  if (typeof input.command === 'string') event.command = cut(redactText(input.command), MAX_COMMAND);
+  const exit = response?.exitCode ?? response?.exit_code ?? response?.returnCode;
+  if (typeof exit === 'number') event.exit = exit;
+  if (response?.interrupted === true || call.interrupted === true) event.interrupted = true;
+  if (call.error !== undefined) event.error = cut(redactText(typeof call.error === 'string' ? call.error : JSON.stringify(call.error)), MAX_ERROR);
+  if (call.durationMs !== undefined) event.ms = call.durationMs;
+  return event;
+}
+
+/** File paths a tool call names: Read/Write/Edit/MultiEdit/NotebookEdit, Grep/Glob roots. */
+export function filesOf(input: Obj): string[] {
+  const out = new Set<string>();
+  for (const key of ['file_path', 'notebook_path', 'path']) {
+    const v = input[key];
+    if (typeof v === 'string' && v !== '') out.add(v);
+  }
+  if (Array.isArray(input.edits)) {
+    for (const e of input.edits) if (isObj(e) && typeof e.file_path === 'string') out.add(e.file_path);
+  }
+  return [...out];
+}
+
+/** What the tool produced, in bytes of text (not the JSON wrapper). */
+export function outputSize(response: unknown): number {
+  if (typeof response === 'string') return Buffer.byteLength(response);
+  if (!isObj(response)) return 0;
+  if (typeof response.persistedOutputSize === 'number') return response.persistedOutputSize;
+  if (typeof response.stdout === 'string' || typeof response.stderr === 'string') {
+    return Buffer.byteLength(String(response.stdout ?? '')) + Buffer.byteLength(String(response.stderr ?? ''));
+  }
+  if (isObj(response.file) && typeof response.file.content === 'string') return Buffer.byteLength(response.file.content);
+  if (typeof response.content === 'string') return Buffer.byteLength(response.content);
+  return byteLength(response);
+}
+
+function byteLength(value: unknown): number {
+  if (value === undefined) return 0;
+  try {
+    return Buffer.byteLength(JSON.stringify(value));
+  } catch {
+    return 0;
+  }
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

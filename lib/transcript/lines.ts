@@ -1,0 +1,137 @@
+// Stream the complete lines of a JSONL file from a byte offset. Reads fixed-size chunks, so memory is
+// bounded by the longest line kept (lines over `maxLineBytes` are skipped, not buffered), and work
+// grows with what is new, not with the file. A torn last line (no newline yet, not valid JSON) is left
+// for the next call. The cursor carries the bytes just before its offset: if they differ when we come
+// back, the file was rewritten and reading restarts at 0.
+import { open } from 'node:fs/promises';
+
+const CHUNK = 256 * 1024;
+const ANCHOR_BYTES = 48;
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+export interface LineCursor {
+  offset: number;
+  /** base64 of up to ANCHOR_BYTES bytes ending at `offset`. */
+  anchor: string;
+}
+
+export interface RawLine {
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** Byte offset just past the line's newline (or its last byte at end of file). */
+  end: number;
+  text: string | undefined; // undefined when the line was over maxLineBytes
+  bytes: number;
+}
+
+export type ResetReason = 'shrunk' | 'rewritten';
+
+export interface LineScan {
+  /** Set when the saved cursor no longer fits the file; reading then starts at 0. */
+  reset: ResetReason | undefined;
+  size: number;
+  lines: AsyncGenerator<RawLine>;
+  /** The cursor after the last complete line; known once `lines` is exhausted. */
+  cursor: () => LineCursor;
+}
+
+export async function scanLines(path: string, from: LineCursor | undefined, options?: { maxLineBytes?: number }): Promise<LineScan> {
+  const maxLine = options?.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const handle = await open(path, 'r');
+  const size = (await handle.stat()).size;
+  let start = from?.offset ?? 0;
+  let reset: ResetReason | undefined;
+  if (start > size) {
+    reset = 'shrunk';
+    start = 0;
+  } else if (start > 0 && from !== undefined && (await anchorAt(handle, start)) !== from.anchor) {
+    reset = 'rewritten';
+    start = 0;
+  }
+  let consumed = start;
+  let cursor: LineCursor | undefined;
+
+  async function* lines(): AsyncGenerator<RawLine> {
+    try {
+      const buffer = Buffer.allocUnsafe(CHUNK);
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      let oversize = false;
+      let lineStart = start;
+      let position = start;
+      while (position < size) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
+        if (bytesRead === 0) break;
+        let from0 = 0;
+        for (;;) {
+          const nl = buffer.indexOf(0x0a, from0);
+          const stop = nl === -1 || nl >= bytesRead ? bytesRead : nl;
+          const piece = stop - from0;
+          if (!oversize && pendingBytes + piece > maxLine) {
+            oversize = true;
+            pending = [];
+          }
+          if (!oversize && piece > 0) pending.push(Buffer.from(buffer.subarray(from0, stop)));
+          pendingBytes += piece;
+          if (nl === -1 || nl >= bytesRead) break;
+          const end = position + nl + 1;
+          yield makeLine(lineStart, end, pending, pendingBytes, oversize);
+          consumed = end;
+          pending = [];
+          pendingBytes = 0;
+          oversize = false;
+          lineStart = end;
+          from0 = nl + 1;
+        }
+        position += bytesRead;
+      }
+      // A last line without newline counts only if it is complete JSON; otherwise it may be torn.
+      if (pendingBytes > 0 && !oversize) {
+        const text = Buffer.concat(pending).toString('utf8');
+        if (isCompleteJson(text)) {
+          yield { start: lineStart, end: size, text, bytes: pendingBytes };
+          consumed = size;
+        }
+      }
+      cursor = { offset: consumed, anchor: await anchorAt(handle, consumed) };
+    } finally {
+      await handle.close();
+    }
+  }
+  return {
+    reset,
+    size,
+    lines: lines(),
+    cursor: () => {
+      if (cursor === undefined) throw new Error('scanLines: cursor() read before the lines were consumed');
+      return cursor;
+    },
+  };
+}
+
+function makeLine(start: number, end: number, pending: Buffer[], bytes: number, oversize: boolean): RawLine {
+  if (oversize) return { start, end, text: undefined, bytes };
+  const buf = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+  // Tolerate CRLF files.
+  const text = buf.toString('utf8');
+  return { start, end, text: text.endsWith('\r') ? text.slice(0, -1) : text, bytes };
+}
+
+function isCompleteJson(text: string): boolean {
+  const trimmed = text.trim();
+  if (trimmed === '') return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function anchorAt(handle: import('node:fs/promises').FileHandle, offset: number): Promise<string> {
+  if (offset === 0) return '';
+  const length = Math.min(ANCHOR_BYTES, offset);
+  const buf = Buffer.alloc(length);
+  await handle.read(buf, 0, length, offset - length);
+  return buf.toString('base64');
+}
