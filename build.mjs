@@ -1,7 +1,7 @@
 // Bundle each hook (hooks/*.ts) and the CLI into one self-contained ESM file in dist/. Output is
 // deterministic so CI can rebuild and fail on any difference with the committed dist/.
 // Each hook's timeout (hooks.json) is compiled in, so its internal deadline always stays below it.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { build } from 'esbuild';
 
@@ -28,12 +28,21 @@ const common = {
   banner: { js: "import { createRequire as __ctxlCreateRequire } from 'node:module';\nconst require = __ctxlCreateRequire(import.meta.url);" },
 };
 
-rmSync('dist', { recursive: true, force: true });
+// Build into a staging folder, then rename each file into dist/: a hook that runs meanwhile (a test,
+// a live session using this checkout) sees the old file or the new one, never none.
+const staging = `dist.build-${process.pid}`;
+rmSync(staging, { recursive: true, force: true });
 const hookFiles = readdirSync('hooks').filter((f) => f.endsWith('.ts'));
 for (const file of hookFiles) {
   const name = basename(file, '.ts');
   const timeout = timeouts.get(name);
   if (timeout === undefined) throw new Error(`build: hooks/${file} is not bound in hooks.json`);
-  await build({ ...common, entryPoints: [`hooks/${file}`], outfile: `dist/${name}.mjs`, define: { __CTXL_HOOK_TIMEOUT_MS__: String(timeout) } });
+  await build({ ...common, entryPoints: [`hooks/${file}`], outfile: `${staging}/${name}.mjs`, define: { __CTXL_HOOK_TIMEOUT_MS__: String(timeout) } });
 }
-await build({ ...common, entryPoints: ['lib/cli/main.ts'], outfile: 'dist/cli.mjs', banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } });
+await build({ ...common, entryPoints: ['lib/cli/main.ts'], outfile: `${staging}/cli.mjs`, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } });
+
+mkdirSync('dist', { recursive: true });
+const built = new Set(readdirSync(staging));
+for (const file of built) renameSync(`${staging}/${file}`, `dist/${file}`);
+for (const file of readdirSync('dist')) if (!built.has(file)) rmSync(`dist/${file}`, { recursive: true, force: true });
+rmSync(staging, { recursive: true, force: true });
