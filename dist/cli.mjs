@@ -3774,7 +3774,7 @@ function recentErrors(file, now) {
 }
 
 // lib/cli/status.ts
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // lib/context/window.ts
 var DEFAULT_WINDOW = 2e5;
@@ -3796,29 +3796,22 @@ function contextWindow(input) {
 }
 
 // lib/runtime/log.ts
-import { appendFileSync, chmodSync as chmodSync2, mkdirSync as mkdirSync2, renameSync as renameSync2, statSync as statSync2 } from "node:fs";
-import { dirname as dirname2 } from "node:path";
+import { appendFileSync, chmodSync as chmodSync2, lstatSync, mkdirSync as mkdirSync2, renameSync as renameSync2, statSync as statSync2 } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname as dirname2, join as join5 } from "node:path";
 var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
 var ROTATE_BYTES = 1024 * 1024;
 function createFileLogger(options) {
   let level = options.level ?? "warn";
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  let dirReady = false;
   const write = (at, message, detail) => {
     if (options.file === void 0 || RANK[at] > RANK[level]) return;
-    try {
-      if (!dirReady) {
-        mkdirSync2(dirname2(options.file), { recursive: true, mode: 448 });
-        dirReady = true;
-      }
-      rotateIfLarge(options.file);
-      const line = { t: now().toISOString(), level: at, scope: options.scope, msg: message };
-      if (options.sessionId !== void 0) line.session = options.sessionId;
-      if (detail !== void 0) line.detail = describe2(detail);
-      appendFileSync(options.file, `${JSON.stringify(line)}
-`, { mode: 384 });
-    } catch {
-    }
+    const line = { t: now().toISOString(), level: at, scope: options.scope, msg: message };
+    if (options.sessionId !== void 0) line.session = options.sessionId;
+    if (detail !== void 0) line.detail = describe2(detail);
+    const text = `${JSON.stringify(line)}
+`;
+    if (!appendTo(options.file, text)) appendTo(fallbackLogFile(), text);
   };
   return {
     error: (m, d) => write("error", m, d),
@@ -3830,6 +3823,30 @@ function createFileLogger(options) {
     },
     file: options.file
   };
+}
+function appendTo(file, text) {
+  if (file === void 0) return false;
+  try {
+    mkdirSync2(dirname2(file), { recursive: true, mode: 448 });
+    rotateIfLarge(file);
+    appendFileSync(file, text, { mode: 384 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+function fallbackLogFile() {
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  const dir = join5(tmpdir(), `context-lifecycle-${uid}`);
+  try {
+    mkdirSync2(dir, { recursive: true, mode: 448 });
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory() || stat.isSymbolicLink() || typeof process.getuid === "function" && stat.uid !== uid || (stat.mode & 63) !== 0)
+      return void 0;
+    return join5(dir, "ctxl.log");
+  } catch {
+    return void 0;
+  }
 }
 function rotateIfLarge(file) {
   let size = 0;
@@ -3927,7 +3944,12 @@ function status(input) {
   const session = sessionId === void 0 ? void 0 : readSession(store, sessionId, log, input.now);
   const cursor = sessionId === void 0 ? void 0 : readCursor(store, sessionId, log, input.now);
   const tokens = cursor === void 0 ? void 0 : contextTokens(cursor.context);
-  const window = contextWindow({ model: session?.model, env: input.env, configured: Number(input.env.CTXL_WINDOW_TOKENS) || 0 });
+  const { config: config2 } = loadConfig({
+    env: input.env,
+    userText: readTextFile(join6(store.root, "config.json")),
+    projectText: readTextFile(join6(projectRoot, ".claude", "context-lifecycle.json"))
+  });
+  const window = contextWindow({ model: session?.model, env: input.env, configured: config2.windowTokens });
   return {
     sessionId,
     projectRoot: session?.projectRoot ?? projectRoot,
@@ -3945,7 +3967,7 @@ function latestSessionFor(root2, projectRoot, now) {
   const log = createFileLogger({ file: void 0, scope: "cli" });
   const store = openStore(root2, log);
   let best;
-  for (const id of listDir(join5(root2, "sessions"))) {
+  for (const id of listDir(join6(root2, "sessions"))) {
     if (sanitizeName(id) !== id) continue;
     const s = readSession(store, id, log, now);
     if (s === void 0 || s.projectRoot !== projectRoot) continue;

@@ -1614,7 +1614,7 @@ var require_proper_lockfile = __commonJS({
 });
 
 // lib/runtime/hook-runtime.ts
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 
 // node_modules/zod/v4/core/util.js
 function getEnumValues(entries) {
@@ -3082,29 +3082,22 @@ function isDisabledByEnv(env) {
 }
 
 // lib/runtime/log.ts
-import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { appendFileSync, chmodSync, lstatSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
 var ROTATE_BYTES = 1024 * 1024;
 function createFileLogger(options) {
   let level = options.level ?? "warn";
   const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  let dirReady = false;
   const write = (at, message, detail) => {
     if (options.file === void 0 || RANK[at] > RANK[level]) return;
-    try {
-      if (!dirReady) {
-        mkdirSync(dirname(options.file), { recursive: true, mode: 448 });
-        dirReady = true;
-      }
-      rotateIfLarge(options.file);
-      const line = { t: now().toISOString(), level: at, scope: options.scope, msg: message };
-      if (options.sessionId !== void 0) line.session = options.sessionId;
-      if (detail !== void 0) line.detail = describe2(detail);
-      appendFileSync(options.file, `${JSON.stringify(line)}
-`, { mode: 384 });
-    } catch {
-    }
+    const line = { t: now().toISOString(), level: at, scope: options.scope, msg: message };
+    if (options.sessionId !== void 0) line.session = options.sessionId;
+    if (detail !== void 0) line.detail = describe2(detail);
+    const text = `${JSON.stringify(line)}
+`;
+    if (!appendTo(options.file, text)) appendTo(fallbackLogFile(), text);
   };
   return {
     error: (m, d) => write("error", m, d),
@@ -3116,6 +3109,30 @@ function createFileLogger(options) {
     },
     file: options.file
   };
+}
+function appendTo(file, text) {
+  if (file === void 0) return false;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 448 });
+    rotateIfLarge(file);
+    appendFileSync(file, text, { mode: 384 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+function fallbackLogFile() {
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  const dir = join(tmpdir(), `context-lifecycle-${uid}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 448 });
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory() || stat.isSymbolicLink() || typeof process.getuid === "function" && stat.uid !== uid || (stat.mode & 63) !== 0)
+      return void 0;
+    return join(dir, "ctxl.log");
+  } catch {
+    return void 0;
+  }
 }
 function rotateIfLarge(file) {
   let size = 0;
@@ -3142,16 +3159,16 @@ function describe2(detail) {
 
 // lib/runtime/paths.ts
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join as join2, resolve } from "node:path";
 function configDir(env) {
   const fromEnv2 = env.CLAUDE_CONFIG_DIR;
   if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
-  return join(env.HOME && env.HOME !== "" ? env.HOME : homedir(), ".claude");
+  return join2(env.HOME && env.HOME !== "" ? env.HOME : homedir(), ".claude");
 }
 function dataDir(env) {
   const fromEnv2 = env.CTXL_HOME;
   if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
-  return join(configDir(env), "memory");
+  return join2(configDir(env), "memory");
 }
 var MAX_NAME = 128;
 function sanitizeName(raw) {
@@ -3178,13 +3195,13 @@ import {
   unlinkSync,
   writeSync
 } from "node:fs";
-import { dirname as dirname2, join as join2, relative, resolve as resolve2, sep } from "node:path";
+import { dirname as dirname2, join as join3, relative, resolve as resolve2, sep } from "node:path";
 var LOCK_STALE_MS = 1e4;
 var DIR_MODE = 448;
 var FILE_MODE = 384;
 function openStore(root, log) {
   const absRoot = resolve2(root);
-  const path = (...segments) => join2(absRoot, ...segments.map(sanitizeName));
+  const path = (...segments) => join3(absRoot, ...segments.map(sanitizeName));
   const ensureParent = (file) => mkdirSync2(dirname2(file), { recursive: true, mode: DIR_MODE });
   return {
     root: absRoot,
@@ -3300,7 +3317,7 @@ function statSafe(file) {
 function findProjectRoot(cwd) {
   let dir = resolve2(cwd);
   for (; ; ) {
-    const dotGit = join2(dir, ".git");
+    const dotGit = join3(dir, ".git");
     const stat = statSafe(dotGit);
     if (stat?.isDirectory()) return { root: dir, git: true };
     if (stat?.isFile()) {
@@ -3348,6 +3365,7 @@ function runHook(spec) {
   for (const method of ["log", "info", "warn", "error", "debug"]) {
     console[method] = (...args) => log.debug(`console.${method}`, args.map(String).join(" "));
   }
+  process.stdout.on("error", () => process.exit(0));
   process.on("uncaughtException", (error) => {
     log.error("uncaught exception", error);
     finish();
@@ -3375,9 +3393,9 @@ function runHook(spec) {
     const input = parseInput(raw, spec.schema, log);
     if (input === void 0) return void 0;
     const project = findProjectRoot(input.cwd);
-    const projectText = readTextFile(join3(project.root, ".claude", "context-lifecycle.json"));
+    const projectText = readTextFile(join4(project.root, ".claude", "context-lifecycle.json"));
     const root = dataDir(env);
-    const { config: config2, problems } = loadConfig({ env, userText: readTextFile(join3(root, "config.json")), projectText });
+    const { config: config2, problems } = loadConfig({ env, userText: readTextFile(join4(root, "config.json")), projectText });
     log.setLevel(config2.logLevel);
     reportConfigProblems(problems, log);
     if (config2.disabled) return void 0;
@@ -3459,7 +3477,7 @@ async function readStdin(max) {
 }
 function logFile(env) {
   try {
-    return join3(dataDir(env), "logs", "ctxl.log");
+    return join4(dataDir(env), "logs", "ctxl.log");
   } catch {
     return void 0;
   }

@@ -2,9 +2,10 @@
 // The zone breakdown arrives with the budget; for now: phase, context size, window, transcript read.
 import { join } from 'node:path';
 import { contextWindow } from '../context/window.ts';
+import { loadConfig } from '../runtime/config.ts';
 import { createFileLogger } from '../runtime/log.ts';
 import { dataDir, type Env, sanitizeName } from '../runtime/paths.ts';
-import { findProjectRoot, listDir, openStore } from '../runtime/store.ts';
+import { findProjectRoot, listDir, openStore, readTextFile } from '../runtime/store.ts';
 import { readCursor, readSession } from '../session/session-files.ts';
 import { contextTokens } from '../transcript/context-size.ts';
 
@@ -29,7 +30,12 @@ export function status(input: { env: Env; cwd: string; sessionId: string | undef
   const session = sessionId === undefined ? undefined : readSession(store, sessionId, log, input.now);
   const cursor = sessionId === undefined ? undefined : readCursor(store, sessionId, log, input.now);
   const tokens = cursor === undefined ? undefined : contextTokens(cursor.context);
-  const window = contextWindow({ model: session?.model, env: input.env, configured: Number(input.env.CTXL_WINDOW_TOKENS) || 0 });
+  const { config } = loadConfig({
+    env: input.env,
+    userText: readTextFile(join(store.root, 'config.json')),
+    projectText: readTextFile(join(projectRoot, '.claude', 'context-lifecycle.json')),
+  });
+  const window = contextWindow({ model: session?.model, env: input.env, configured: config.windowTokens });
   return {
     sessionId,
     projectRoot: session?.projectRoot ?? projectRoot,

@@ -64,6 +64,8 @@ export function runHook<T extends HookInput>(spec: HookSpec<T>): void {
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     console[method] = (...args: unknown[]) => log.debug(`console.${method}`, args.map(String).join(' '));
   }
+  // Claude Code may close our stdout early (a cancelled hook): that is not an error of ours.
+  process.stdout.on('error', () => process.exit(0));
   process.on('uncaughtException', (error) => {
     log.error('uncaught exception', error);
     finish();

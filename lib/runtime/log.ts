@@ -1,7 +1,8 @@
 // A file logger that can never break a hook: JSON lines, 0600 file in a 0700 dir, rotated to `.1`
 // above 1 MiB. Never writes to stdout or stderr. Synchronous so a line is on disk before exit.
-import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { appendFileSync, chmodSync, lstatSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
@@ -28,22 +29,14 @@ export interface LoggerOptions {
 export function createFileLogger(options: LoggerOptions): Logger {
   let level: LogLevel = options.level ?? 'warn';
   const now = options.now ?? (() => new Date());
-  let dirReady = false;
   const write = (at: LogLevel, message: string, detail?: unknown): void => {
     if (options.file === undefined || RANK[at] > RANK[level]) return;
-    try {
-      if (!dirReady) {
-        mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
-        dirReady = true;
-      }
-      rotateIfLarge(options.file);
-      const line: Record<string, unknown> = { t: now().toISOString(), level: at, scope: options.scope, msg: message };
-      if (options.sessionId !== undefined) line.session = options.sessionId;
-      if (detail !== undefined) line.detail = describe(detail);
-      appendFileSync(options.file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
-    } catch {
-      // Logging must never throw: a full disk or a read-only dir loses the line, not the session.
-    }
+    const line: Record<string, unknown> = { t: now().toISOString(), level: at, scope: options.scope, msg: message };
+    if (options.sessionId !== undefined) line.session = options.sessionId;
+    if (detail !== undefined) line.detail = describe(detail);
+    const text = `${JSON.stringify(line)}\n`;
+    // A read-only data dir must still leave a trace: fall back to a private folder in the temp dir.
+    if (!appendTo(options.file, text)) appendTo(fallbackLogFile(), text);
   };
   return {
     error: (m, d) => write('error', m, d),
@@ -55,6 +48,34 @@ export function createFileLogger(options: LoggerOptions): Logger {
     },
     file: options.file,
   };
+}
+
+function appendTo(file: string | undefined, text: string): boolean {
+  if (file === undefined) return false;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    rotateIfLarge(file);
+    appendFileSync(file, text, { mode: 0o600 });
+    return true;
+  } catch {
+    // Logging must never throw: a full disk loses the line, not the session.
+    return false;
+  }
+}
+
+/** `<tmp>/context-lifecycle-<uid>/ctxl.log`, used only if that folder is ours and not a link. */
+export function fallbackLogFile(): string | undefined {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  const dir = join(tmpdir(), `context-lifecycle-${uid}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory() || stat.isSymbolicLink() || (typeof process.getuid === 'function' && stat.uid !== uid) || (stat.mode & 0o077) !== 0)
+      return undefined;
+    return join(dir, 'ctxl.log');
+  } catch {
+    return undefined;
+  }
 }
 
 function rotateIfLarge(file: string): void {
