@@ -1615,7 +1615,7 @@ var require_proper_lockfile = __commonJS({
 });
 
 // lib/cli/main.ts
-import { dirname as dirname3, resolve as resolve3 } from "node:path";
+import { dirname as dirname4, resolve as resolve3 } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // lib/runtime/paths.ts
@@ -3346,7 +3346,7 @@ function pathExists(path) {
 // lib/cli/install.ts
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { join as join3, relative as relative2 } from "node:path";
+import { dirname as dirname2, join as join3, relative as relative2 } from "node:path";
 
 // lib/cli/settings-merge.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -3442,7 +3442,9 @@ var manifestSchema = looseObject({
   packageVersion: string2(),
   /** settings.json as it was before we touched it; null when it did not exist. */
   settingsOriginal: nullable(string2()),
-  files: array(object({ path: string2(), sha256: string2() }))
+  files: array(object({ path: string2(), sha256: string2() })),
+  /** Folders the install created (commands/, skills/<name>/, …): removed again when empty. */
+  createdDirs: optional(array(string2()))
 });
 var InstallError = class extends Error {
 };
@@ -3513,6 +3515,12 @@ function installPlain(ctx) {
   const added = Object.entries(ours).map(([event, groups]) => `${event}\xD7${groups.length}`);
   say(`${dryRun ? "would merge" : "merge"} hooks into ${join3(configDir2, "settings.json")}: ${added.join(", ")}`);
   if (dryRun) return;
+  const createdDirs = new Set(previous?.createdDirs ?? []);
+  for (const f of files) {
+    for (let dir = dirname2(f.path); dir.startsWith(configDir2) && dir !== configDir2; dir = dirname2(dir)) {
+      if (!pathExists(dir)) createdDirs.add(dir);
+    }
+  }
   ensureDir(configDir2);
   if (!sameTree) {
     const staging = `${target}.new-${process.pid}`;
@@ -3533,7 +3541,8 @@ function installPlain(ctx) {
     installedAt: ctx.now.toISOString(),
     packageVersion: packageVersion(sourceRoot),
     settingsOriginal,
-    files: files.map((f) => ({ path: f.path, sha256: sha256(f.text) }))
+    files: files.map((f) => ({ path: f.path, sha256: sha256(f.text) })),
+    createdDirs: [...createdDirs]
   };
   writeFileAtomic(join3(target, "install.json"), `${JSON.stringify(manifest, null, 2)}
 `, { mode: 420 });
@@ -3564,11 +3573,11 @@ function uninstall(ctx) {
       continue;
     }
     say(`${dryRun ? "would delete" : "delete"} ${f.path}`);
-    if (!dryRun) {
-      removePath(f.path);
-      const dir = join3(f.path, "..");
-      if (listDir(dir).length === 0 && relative2(configDir2, dir) !== "commands" && relative2(configDir2, dir) !== "skills") removePath(dir);
-    }
+    if (!dryRun) removePath(f.path);
+  }
+  if (!dryRun) {
+    const dirs = [...manifest?.createdDirs ?? []].sort((a, b) => b.length - a.length);
+    for (const dir of dirs) if (pathExists(dir) && listDir(dir).length === 0) removePath(dir);
   }
   if (pathExists(target)) say(`${dryRun ? "would delete" : "delete"} ${target}`);
   const plugins = ourEnabledPlugins(settings.value);
@@ -3576,10 +3585,12 @@ function uninstall(ctx) {
   if (dryRun) return;
   if (removed > 0) {
     const original = manifest?.settingsOriginal;
-    if (original !== void 0 && original !== null && deepEqual(parseOr(original), cleaned))
-      writeFileAtomic(join3(configDir2, "settings.json"), original, { mode: (statSafe(join3(configDir2, "settings.json"))?.mode ?? 384) & 511 });
-    else if (original === null && Object.keys(cleaned).length === 0) removePath(join3(configDir2, "settings.json"));
+    const file = join3(configDir2, "settings.json");
+    const restored = original !== void 0 && original !== null && deepEqual(parseOr(original), cleaned);
+    if (restored) writeFileAtomic(file, original, { mode: (statSafe(file)?.mode ?? 384) & 511 });
+    else if (original === null && Object.keys(cleaned).length === 0) removePath(file);
     else writeSettings(configDir2, settings.text, cleaned, false);
+    if (restored || original === null) removePath(`${file}.ctxl-backup`);
   }
   removePath(target);
   if (plugins.length > 0) {
@@ -3798,7 +3809,7 @@ function contextWindow(input) {
 // lib/runtime/log.ts
 import { appendFileSync, chmodSync as chmodSync2, lstatSync, mkdirSync as mkdirSync2, renameSync as renameSync2, statSync as statSync2 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname as dirname2, join as join5 } from "node:path";
+import { dirname as dirname3, join as join5 } from "node:path";
 var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
 var ROTATE_BYTES = 1024 * 1024;
 function createFileLogger(options) {
@@ -3827,7 +3838,7 @@ function createFileLogger(options) {
 function appendTo(file, text) {
   if (file === void 0) return false;
   try {
-    mkdirSync2(dirname2(file), { recursive: true, mode: 448 });
+    mkdirSync2(dirname3(file), { recursive: true, mode: 448 });
     rotateIfLarge(file);
     appendFileSync(file, text, { mode: 384 });
     return true;
@@ -4000,7 +4011,7 @@ var HELP = `ctxl \u2014 context-lifecycle for Claude Code
 
 Coming with the archive and phases: ingest, recall, show, timeline, consolidate, reindex, gc.`;
 var PLANNED = /* @__PURE__ */ new Set(["ingest", "recall", "show", "timeline", "consolidate", "reindex", "gc"]);
-var root = resolve3(dirname3(fileURLToPath(import.meta.url)), "..");
+var root = resolve3(dirname4(fileURLToPath(import.meta.url)), "..");
 var out = (line) => process.stdout.write(`${line}
 `);
 function main(argv) {

@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
 import { copyTree, ensureDir, listDir, pathExists, readTextFile, removePath, renamePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { addOurHooks, countOurHooks, deepEqual, detectIndent, type HooksByEvent, ourEnabledPlugins, removeOurHooks, resolveHooks } from './settings-merge.ts';
@@ -23,6 +23,8 @@ const manifestSchema = z.looseObject({
   /** settings.json as it was before we touched it; null when it did not exist. */
   settingsOriginal: z.nullable(z.string()),
   files: z.array(z.object({ path: z.string(), sha256: z.string() })),
+  /** Folders the install created (commands/, skills/<name>/, …): removed again when empty. */
+  createdDirs: z.optional(z.array(z.string())),
 });
 type Manifest = z.infer<typeof manifestSchema>;
 
@@ -113,6 +115,12 @@ export function installPlain(ctx: InstallContext): void {
   say(`${dryRun ? 'would merge' : 'merge'} hooks into ${join(configDir, 'settings.json')}: ${added.join(', ')}`);
   if (dryRun) return;
 
+  const createdDirs = new Set(previous?.createdDirs ?? []);
+  for (const f of files) {
+    for (let dir = dirname(f.path); dir.startsWith(configDir) && dir !== configDir; dir = dirname(dir)) {
+      if (!pathExists(dir)) createdDirs.add(dir);
+    }
+  }
   ensureDir(configDir);
   if (!sameTree) {
     const staging = `${target}.new-${process.pid}`;
@@ -134,6 +142,7 @@ export function installPlain(ctx: InstallContext): void {
     packageVersion: packageVersion(sourceRoot),
     settingsOriginal,
     files: files.map((f) => ({ path: f.path, sha256: sha256(f.text) })),
+    createdDirs: [...createdDirs],
   };
   writeFileAtomic(join(target, 'install.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
   say(`installed context-lifecycle ${manifest.packageVersion}; start a new Claude Code session to use it`);
@@ -165,11 +174,12 @@ export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
       continue;
     }
     say(`${dryRun ? 'would delete' : 'delete'} ${f.path}`);
-    if (!dryRun) {
-      removePath(f.path);
-      const dir = join(f.path, '..');
-      if (listDir(dir).length === 0 && relative(configDir, dir) !== 'commands' && relative(configDir, dir) !== 'skills') removePath(dir);
-    }
+    if (!dryRun) removePath(f.path);
+  }
+  if (!dryRun) {
+    // Deepest first, and only when empty: anything the user put there stays.
+    const dirs = [...(manifest?.createdDirs ?? [])].sort((a, b) => b.length - a.length);
+    for (const dir of dirs) if (pathExists(dir) && listDir(dir).length === 0) removePath(dir);
   }
   if (pathExists(target)) say(`${dryRun ? 'would delete' : 'delete'} ${target}`);
   const plugins = ourEnabledPlugins(settings.value);
@@ -178,10 +188,13 @@ export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
 
   if (removed > 0) {
     const original = manifest?.settingsOriginal;
-    if (original !== undefined && original !== null && deepEqual(parseOr(original), cleaned))
-      writeFileAtomic(join(configDir, 'settings.json'), original, { mode: (statSafe(join(configDir, 'settings.json'))?.mode ?? 0o600) & 0o777 });
-    else if (original === null && Object.keys(cleaned).length === 0) removePath(join(configDir, 'settings.json'));
+    const file = join(configDir, 'settings.json');
+    const restored = original !== undefined && original !== null && deepEqual(parseOr(original), cleaned);
+    if (restored) writeFileAtomic(file, original, { mode: (statSafe(file)?.mode ?? 0o600) & 0o777 });
+    else if (original === null && Object.keys(cleaned).length === 0) removePath(file);
     else writeSettings(configDir, settings.text, cleaned, false);
+    // The install's backup holds what was just restored; keep it only when we could not restore exactly.
+    if (restored || original === null) removePath(`${file}.ctxl-backup`);
   }
   removePath(target);
   if (plugins.length > 0) {
