@@ -3435,7 +3435,7 @@ var RUNTIME_NAME = "context-lifecycle";
 var MARKETPLACE = "context-lifecycle";
 var PLUGIN_ID = `context-lifecycle@${MARKETPLACE}`;
 var MANIFEST_VERSION = 1;
-var RUNTIME_ITEMS = ["dist", "commands", "skills", "hooks.json", "package.json", ".claude-plugin"];
+var RUNTIME_ITEMS = ["dist", "commands", "skills", "hooks.json", ".claude-plugin", "LICENSE", "README.md"];
 var manifestSchema = looseObject({
   version: literal(MANIFEST_VERSION),
   installedAt: string2(),
@@ -3522,15 +3522,7 @@ function installPlain(ctx) {
     }
   }
   ensureDir(configDir2);
-  if (!sameTree) {
-    const staging = `${target}.new-${process.pid}`;
-    removePath(staging);
-    copyRuntime(sourceRoot, staging);
-    const old = `${target}.old-${process.pid}`;
-    if (pathExists(target)) renamePath(target, old);
-    renamePath(staging, target);
-    removePath(old);
-  }
+  if (!sameTree) stageRuntime(sourceRoot, target);
   for (const f of files) {
     ensureDir(join3(f.path, ".."));
     writeFileAtomic(f.path, f.text, { mode: 420 });
@@ -3548,7 +3540,9 @@ function installPlain(ctx) {
 `, { mode: 420 });
   say(`installed context-lifecycle ${manifest.packageVersion}; start a new Claude Code session to use it`);
 }
-function copyRuntime(sourceRoot, staging) {
+function stageRuntime(sourceRoot, target) {
+  const staging = `${target}.new-${process.pid}`;
+  removePath(staging);
   ensureDir(staging, 493);
   for (const item of RUNTIME_ITEMS) {
     const from = join3(sourceRoot, item);
@@ -3557,13 +3551,20 @@ function copyRuntime(sourceRoot, staging) {
     if (stat.isDirectory()) copyTree(from, join3(staging, item));
     else writeFileAtomic(join3(staging, item), readTextFile(from) ?? "", { mode: 420 });
   }
+  const pkg = { name: "context-lifecycle", version: packageVersion(sourceRoot), private: true, license: "MIT" };
+  writeFileAtomic(join3(staging, "package.json"), `${JSON.stringify(pkg, null, 2)}
+`, { mode: 420 });
+  const old = `${target}.old-${process.pid}`;
+  if (pathExists(target)) renamePath(target, old);
+  renamePath(staging, target);
+  removePath(old);
 }
 function uninstall(ctx) {
   const { configDir: configDir2, dryRun, say } = ctx;
   const target = runtimeDir(configDir2);
   const manifest = readManifest(configDir2);
   const settings = readSettings(configDir2);
-  const { settings: cleaned, removed } = removeOurHooks(settings.value);
+  const { removed } = removeOurHooks(settings.value);
   if (removed > 0) say(`${dryRun ? "would remove" : "remove"} ${removed} hook entries from ${join3(configDir2, "settings.json")}`);
   for (const f of manifest?.files ?? []) {
     const text = readTextFile(f.path);
@@ -3579,20 +3580,10 @@ function uninstall(ctx) {
     const dirs = [...manifest?.createdDirs ?? []].sort((a, b) => b.length - a.length);
     for (const dir of dirs) if (pathExists(dir) && listDir(dir).length === 0) removePath(dir);
   }
-  if (pathExists(target)) say(`${dryRun ? "would delete" : "delete"} ${target}`);
   const plugins = ourEnabledPlugins(settings.value);
-  if (plugins.length > 0) say(`the plugin ${plugins.join(", ")} is also enabled: ${dryRun ? "would run" : "running"} \`claude plugin uninstall\``);
+  if (plugins.length > 0) say(`${dryRun ? "would run" : "run"} claude plugin uninstall ${plugins.join(" ")}`);
+  if (pathExists(target)) say(`${dryRun ? "would delete" : "delete"} ${target}`);
   if (dryRun) return;
-  if (removed > 0) {
-    const original = manifest?.settingsOriginal;
-    const file = join3(configDir2, "settings.json");
-    const restored = original !== void 0 && original !== null && deepEqual(parseOr(original), cleaned);
-    if (restored) writeFileAtomic(file, original, { mode: (statSafe(file)?.mode ?? 384) & 511 });
-    else if (original === null && Object.keys(cleaned).length === 0) removePath(file);
-    else writeSettings(configDir2, settings.text, cleaned, false);
-    if (restored || original === null) removePath(`${file}.ctxl-backup`);
-  }
-  removePath(target);
   if (plugins.length > 0) {
     const claude = findClaude();
     if (claude === void 0) say("claude not found on PATH (or CLAUDE_BIN): run `claude plugin uninstall context-lifecycle` yourself");
@@ -3601,22 +3592,55 @@ function uninstall(ctx) {
       runClaude(claude, ["plugin", "marketplace", "remove", MARKETPLACE], say, true);
     }
   }
+  restoreSettings(configDir2, manifest?.settingsOriginal);
+  removePath(target);
   say("uninstalled context-lifecycle (your archive under the data dir is kept; delete it by hand if you want it gone)");
+}
+function restoreSettings(configDir2, original) {
+  const file = join3(configDir2, "settings.json");
+  const current = readSettings(configDir2);
+  const before = original === void 0 || original === null ? {} : parseOr(original);
+  const { settings: cleaned } = removeOurHooks(current.value);
+  for (const key of ["enabledPlugins", "extraKnownMarketplaces"]) {
+    const v = cleaned[key];
+    if (before !== void 0 && !(key in before) && v !== null && typeof v === "object" && Object.keys(v).length === 0) delete cleaned[key];
+  }
+  const restored = original !== void 0 && original !== null && deepEqual(before, cleaned);
+  if (restored) writeFileAtomic(file, original, { mode: (statSafe(file)?.mode ?? 384) & 511 });
+  else if (original === null && Object.keys(cleaned).length === 0) removePath(file);
+  else if (!deepEqual(cleaned, current.value)) writeSettings(configDir2, current.text, cleaned, false);
+  if (restored || original === null) removePath(`${file}.ctxl-backup`);
 }
 function installPlugin(ctx) {
   const { sourceRoot, configDir: configDir2, dryRun, say } = ctx;
+  const target = runtimeDir(configDir2);
   const settings = readSettings(configDir2);
   if (countOurHooks(settings.value).size > 0) {
     throw new InstallError("already installed into settings.json; every hook would run twice. Run `ctxl uninstall` first");
   }
   const claude = findClaude();
   if (claude === void 0) throw new InstallError("--plugin needs the claude binary: put it on PATH or set CLAUDE_BIN");
-  say(`${dryRun ? "would run" : "run"} ${claude} plugin marketplace add ${sourceRoot}`);
-  say(`${dryRun ? "would run" : "run"} ${claude} plugin install ${PLUGIN_ID}`);
+  const enabled = ourEnabledPlugins(settings.value).length > 0;
+  say(`${dryRun ? "would copy" : "copy"} runtime \u2192 ${target}`);
+  if (!enabled) say(`${dryRun ? "would run" : "run"} claude plugin marketplace add ${target}; claude plugin install ${PLUGIN_ID}`);
   if (dryRun) return;
-  runClaude(claude, ["plugin", "marketplace", "add", sourceRoot], say);
-  runClaude(claude, ["plugin", "install", PLUGIN_ID], say);
-  say("installed context-lifecycle as a plugin; start a new Claude Code session to use it");
+  const previous = readManifest(configDir2);
+  ensureDir(configDir2);
+  stageRuntime(sourceRoot, target);
+  if (!enabled) {
+    runClaude(claude, ["plugin", "marketplace", "add", target], say);
+    runClaude(claude, ["plugin", "install", PLUGIN_ID], say);
+  }
+  const manifest = {
+    version: MANIFEST_VERSION,
+    installedAt: ctx.now.toISOString(),
+    packageVersion: packageVersion(sourceRoot),
+    settingsOriginal: enabled ? previous?.settingsOriginal ?? null : settings.text ?? null,
+    files: []
+  };
+  writeFileAtomic(join3(target, "install.json"), `${JSON.stringify(manifest, null, 2)}
+`, { mode: 420 });
+  say(`${enabled ? "updated" : "installed"} context-lifecycle ${manifest.packageVersion} as a plugin; start a new Claude Code session to use it`);
 }
 function findClaude() {
   const fromEnv2 = process.env.CLAUDE_BIN;
@@ -3785,31 +3809,71 @@ function recentErrors(file, now) {
 }
 
 // lib/cli/status.ts
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
+
+// lib/context/claude-settings.ts
+import { join as join5 } from "node:path";
 
 // lib/context/window.ts
 var DEFAULT_WINDOW = 2e5;
 var ONE_MILLION = 1e6;
+var CLIENT_DEFAULT_MODEL = "claude-opus-5-5";
+var ONE_MILLION_MODELS = [/^claude-opus-5(?:-|$)/, /^opus$/];
 function modelWindow(model, env) {
   if (env.CLAUDE_CODE_DISABLE_1M_CONTEXT === "1") return DEFAULT_WINDOW;
   const max = Number(env.CLAUDE_CODE_MAX_CONTEXT_TOKENS);
   if (Number.isInteger(max) && max > 0) return max;
-  if (model !== void 0 && /\[1m\]$/i.test(model)) return ONE_MILLION;
-  return DEFAULT_WINDOW;
+  const id = (model ?? CLIENT_DEFAULT_MODEL).trim().toLowerCase();
+  if (/\[1m\]$/.test(id)) return ONE_MILLION;
+  return ONE_MILLION_MODELS.some((re) => re.test(id)) ? ONE_MILLION : DEFAULT_WINDOW;
 }
 function contextWindow(input) {
   if (input.configured > 0) return input.configured;
-  const model = modelWindow(input.model, input.env);
+  const model = modelWindow(
+    [...input.models, input.env.ANTHROPIC_MODEL].find((m) => m !== void 0 && m !== ""),
+    input.env
+  );
   const fromEnv2 = Number(input.env.CLAUDE_CODE_AUTO_COMPACT_WINDOW);
   const override = Number.isInteger(fromEnv2) && fromEnv2 > 0 ? fromEnv2 : input.autoCompactWindow;
   if (override !== void 0 && override >= 1e5 && override <= ONE_MILLION) return Math.min(override, model);
   return model;
 }
 
+// lib/context/claude-settings.ts
+function windowSettings(texts) {
+  const out2 = {};
+  for (const text of texts) {
+    if (text === void 0) continue;
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    const { model, autoCompactWindow } = value;
+    if (typeof model === "string" && model !== "") out2.model = model;
+    if (typeof autoCompactWindow === "number") out2.autoCompactWindow = autoCompactWindow;
+  }
+  return out2;
+}
+function settingsFiles(config2, projectRoot) {
+  return [join5(config2, "settings.json"), join5(projectRoot, ".claude", "settings.json"), join5(projectRoot, ".claude", "settings.local.json")];
+}
+function sessionWindow(input) {
+  const settings = windowSettings(settingsFiles(configDir(input.env), input.projectRoot).map(readTextFile));
+  return contextWindow({
+    models: [...input.models, settings.model],
+    env: input.env,
+    configured: input.config.windowTokens,
+    autoCompactWindow: settings.autoCompactWindow
+  });
+}
+
 // lib/runtime/log.ts
 import { appendFileSync, chmodSync as chmodSync2, lstatSync, mkdirSync as mkdirSync2, renameSync as renameSync2, statSync as statSync2 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname as dirname3, join as join5 } from "node:path";
+import { dirname as dirname3, join as join6 } from "node:path";
 var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
 var ROTATE_BYTES = 1024 * 1024;
 function createFileLogger(options) {
@@ -3848,13 +3912,13 @@ function appendTo(file, text) {
 }
 function fallbackLogFile() {
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const dir = join5(tmpdir(), `context-lifecycle-${uid}`);
+  const dir = join6(tmpdir(), `context-lifecycle-${uid}`);
   try {
     mkdirSync2(dir, { recursive: true, mode: 448 });
     const stat = lstatSync(dir);
     if (!stat.isDirectory() || stat.isSymbolicLink() || typeof process.getuid === "function" && stat.uid !== uid || (stat.mode & 63) !== 0)
       return void 0;
-    return join5(dir, "ctxl.log");
+    return join6(dir, "ctxl.log");
   } catch {
     return void 0;
   }
@@ -3921,7 +3985,8 @@ var cursorSchema = looseObject({
     charsAfter: number2(),
     usageKey: optional(string2()),
     firstReported: optional(number2()),
-    compactions: number2()
+    compactions: number2(),
+    model: optional(string2())
   }),
   lines: number2(),
   bad: number2(),
@@ -3957,10 +4022,10 @@ function status(input) {
   const tokens = cursor === void 0 ? void 0 : contextTokens(cursor.context);
   const { config: config2 } = loadConfig({
     env: input.env,
-    userText: readTextFile(join6(store.root, "config.json")),
-    projectText: readTextFile(join6(projectRoot, ".claude", "context-lifecycle.json"))
+    userText: readTextFile(join7(store.root, "config.json")),
+    projectText: readTextFile(join7(projectRoot, ".claude", "context-lifecycle.json"))
   });
-  const window = contextWindow({ model: session?.model, env: input.env, configured: config2.windowTokens });
+  const window = sessionWindow({ env: input.env, config: config2, projectRoot: session?.projectRoot ?? projectRoot, models: [cursor?.context.model, session?.model] });
   return {
     sessionId,
     projectRoot: session?.projectRoot ?? projectRoot,
@@ -3978,7 +4043,7 @@ function latestSessionFor(root2, projectRoot, now) {
   const log = createFileLogger({ file: void 0, scope: "cli" });
   const store = openStore(root2, log);
   let best;
-  for (const id of listDir(join6(root2, "sessions"))) {
+  for (const id of listDir(join7(root2, "sessions"))) {
     if (sanitizeName(id) !== id) continue;
     const s = readSession(store, id, log, now);
     if (s === void 0 || s.projectRoot !== projectRoot) continue;

@@ -3600,7 +3600,8 @@ var cursorSchema = looseObject({
     charsAfter: number2(),
     usageKey: optional(string2()),
     firstReported: optional(number2()),
-    compactions: number2()
+    compactions: number2(),
+    model: optional(string2())
   }),
   lines: number2(),
   bad: number2(),

@@ -1613,40 +1613,266 @@ var require_proper_lockfile = __commonJS({
   }
 });
 
-// lib/context/status-line.ts
-function statusLine(s) {
-  const parts = [`phase: ${s.phase}`];
-  if (s.contextTokens === void 0 || s.contextTokens === 0)
-    parts.push(s.source === "startup" || s.source === void 0 ? "context: new session" : "context: not measured yet");
-  else {
-    const pct = Math.round(s.contextTokens / s.window * 100);
-    parts.push(`context: ${fmt(s.contextTokens)} of ${fmt(s.window)} tokens (${pct}%)`);
-  }
-  return `[context-lifecycle] ${parts.join(" \xB7 ")}`;
+// lib/context/claude-settings.ts
+import { join as join3 } from "node:path";
+
+// lib/runtime/paths.ts
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+function configDir(env) {
+  const fromEnv2 = env.CLAUDE_CONFIG_DIR;
+  if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
+  return join(env.HOME && env.HOME !== "" ? env.HOME : homedir(), ".claude");
 }
-var fmt = (n) => n.toLocaleString("en-US");
+function dataDir(env) {
+  const fromEnv2 = env.CTXL_HOME;
+  if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
+  return join(configDir(env), "memory");
+}
+var MAX_NAME = 128;
+function sanitizeName(raw) {
+  let name = raw.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, MAX_NAME);
+  if (name === "" || /^\.+$/.test(name)) name = `_${name}`.slice(0, MAX_NAME);
+  return name;
+}
+
+// lib/runtime/store.ts
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync
+} from "node:fs";
+import { dirname, join as join2, relative, resolve as resolve2, sep } from "node:path";
+var LOCK_STALE_MS = 1e4;
+var DIR_MODE = 448;
+var FILE_MODE = 384;
+function openStore(root, log) {
+  const absRoot = resolve2(root);
+  const path = (...segments) => join2(absRoot, ...segments.map(sanitizeName));
+  const ensureParent = (file) => mkdirSync(dirname(file), { recursive: true, mode: DIR_MODE });
+  return {
+    root: absRoot,
+    path,
+    readJson(file, schema) {
+      let text;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (error) {
+        if (error.code === "ENOENT") return { ok: false, reason: "missing" };
+        return { ok: false, reason: "io", detail: error.message };
+      }
+      let parsed;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        return { ok: false, reason: "corrupt", detail: error.message };
+      }
+      const result = schema.safeParse(parsed);
+      if (!result.success) return { ok: false, reason: "invalid", detail: result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+      return { ok: true, value: result.data };
+    },
+    writeJson(file, value) {
+      ensureParent(file);
+      writeFileAtomic(file, `${JSON.stringify(value)}
+`);
+    },
+    appendLine(file, record) {
+      ensureParent(file);
+      const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
+      try {
+        writeSync(fd, `${JSON.stringify(record)}
+`);
+      } finally {
+        closeSync(fd);
+      }
+    },
+    readLines(file) {
+      try {
+        return readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+      } catch {
+        return [];
+      }
+    },
+    setAside(file, now) {
+      const aside = `${file}.bad-${now.toISOString().replace(/[:.]/g, "-")}`;
+      try {
+        renameSync(file, aside);
+        return aside;
+      } catch {
+        return void 0;
+      }
+    },
+    async withLock(file, fn, options) {
+      ensureParent(file);
+      const waitMs = options?.waitMs ?? 2e3;
+      let release;
+      try {
+        const { default: lockfile } = await Promise.resolve().then(() => __toESM(require_proper_lockfile(), 1));
+        release = await lockfile.lock(file, {
+          realpath: false,
+          stale: LOCK_STALE_MS,
+          update: LOCK_STALE_MS / 2,
+          retries: { retries: Math.max(1, Math.ceil(waitMs / 50)), factor: 1, minTimeout: 25, maxTimeout: 50 },
+          onCompromised: (error) => log.warn("lock compromised", { file, error: error.message })
+        });
+      } catch (error) {
+        log.warn("lock busy, skipped", { file, error: error.message });
+        return void 0;
+      }
+      try {
+        return await fn();
+      } finally {
+        await release().catch(() => void 0);
+      }
+    }
+  };
+}
+var tmpCounter = 0;
+function writeFileAtomic(file, data, options) {
+  const tmp = `${file}.${process.pid}.${++tmpCounter}.${Date.now().toString(36)}.tmp`;
+  const fd = openSync(tmp, "w", options?.mode ?? FILE_MODE);
+  try {
+    writeSync(fd, data);
+    if (options?.fsync === true) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+    }
+    throw error;
+  }
+}
+function readTextFile(file) {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return void 0;
+  }
+}
+function statSafe(file) {
+  try {
+    return statSync(file);
+  } catch {
+    return void 0;
+  }
+}
+function findProjectRoot(cwd) {
+  let dir = resolve2(cwd);
+  for (; ; ) {
+    const dotGit = join2(dir, ".git");
+    const stat = statSafe(dotGit);
+    if (stat?.isDirectory()) return { root: dir, git: true };
+    if (stat?.isFile()) {
+      const main = worktreeMain(dotGit);
+      return { root: main ?? dir, git: true };
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return { root: resolve2(cwd), git: false };
+    dir = parent;
+  }
+}
+function worktreeMain(dotGitFile) {
+  const text = readTextFile(dotGitFile);
+  const match = text?.match(/^gitdir:\s*(.+)\s*$/m);
+  if (match?.[1] === void 0) return void 0;
+  const gitdir = resolve2(dirname(dotGitFile), match[1].trim());
+  const parts = gitdir.split(sep);
+  const at = parts.lastIndexOf("worktrees");
+  if (at >= 2 && parts[at - 1] === ".git") return parts.slice(0, at - 1).join(sep) || sep;
+  return void 0;
+}
+function pathExists(path) {
+  return existsSync(path);
+}
 
 // lib/context/window.ts
 var DEFAULT_WINDOW = 2e5;
 var ONE_MILLION = 1e6;
+var CLIENT_DEFAULT_MODEL = "claude-opus-5-5";
+var ONE_MILLION_MODELS = [/^claude-opus-5(?:-|$)/, /^opus$/];
 function modelWindow(model, env) {
   if (env.CLAUDE_CODE_DISABLE_1M_CONTEXT === "1") return DEFAULT_WINDOW;
   const max = Number(env.CLAUDE_CODE_MAX_CONTEXT_TOKENS);
   if (Number.isInteger(max) && max > 0) return max;
-  if (model !== void 0 && /\[1m\]$/i.test(model)) return ONE_MILLION;
-  return DEFAULT_WINDOW;
+  const id = (model ?? CLIENT_DEFAULT_MODEL).trim().toLowerCase();
+  if (/\[1m\]$/.test(id)) return ONE_MILLION;
+  return ONE_MILLION_MODELS.some((re) => re.test(id)) ? ONE_MILLION : DEFAULT_WINDOW;
 }
 function contextWindow(input) {
   if (input.configured > 0) return input.configured;
-  const model = modelWindow(input.model, input.env);
+  const model = modelWindow(
+    [...input.models, input.env.ANTHROPIC_MODEL].find((m) => m !== void 0 && m !== ""),
+    input.env
+  );
   const fromEnv2 = Number(input.env.CLAUDE_CODE_AUTO_COMPACT_WINDOW);
   const override = Number.isInteger(fromEnv2) && fromEnv2 > 0 ? fromEnv2 : input.autoCompactWindow;
   if (override !== void 0 && override >= 1e5 && override <= ONE_MILLION) return Math.min(override, model);
   return model;
 }
 
+// lib/context/claude-settings.ts
+function windowSettings(texts) {
+  const out = {};
+  for (const text of texts) {
+    if (text === void 0) continue;
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    const { model, autoCompactWindow } = value;
+    if (typeof model === "string" && model !== "") out.model = model;
+    if (typeof autoCompactWindow === "number") out.autoCompactWindow = autoCompactWindow;
+  }
+  return out;
+}
+function settingsFiles(config2, projectRoot) {
+  return [join3(config2, "settings.json"), join3(projectRoot, ".claude", "settings.json"), join3(projectRoot, ".claude", "settings.local.json")];
+}
+function sessionWindow(input) {
+  const settings = windowSettings(settingsFiles(configDir(input.env), input.projectRoot).map(readTextFile));
+  return contextWindow({
+    models: [...input.models, settings.model],
+    env: input.env,
+    configured: input.config.windowTokens,
+    autoCompactWindow: settings.autoCompactWindow
+  });
+}
+
+// lib/context/status-line.ts
+function statusLine(s) {
+  return `[context-lifecycle] phase: ${s.phase} \xB7 context: ${contextPart(s)}`;
+}
+function contextPart(s) {
+  const known = s.contextTokens !== void 0 && s.contextTokens > 0;
+  if (s.source === "compact") return known ? `just compacted (was ${fmt(s.contextTokens ?? 0)} of ${fmt(s.window)} tokens)` : "just compacted";
+  if (!known) return s.source === "startup" || s.source === void 0 ? "new session" : "not measured yet";
+  const pct = Math.round((s.contextTokens ?? 0) / s.window * 100);
+  return `${fmt(s.contextTokens ?? 0)} of ${fmt(s.window)} tokens (${pct}%)`;
+}
+var fmt = (n) => n.toLocaleString("en-US");
+
 // lib/runtime/hook-runtime.ts
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 
 // node_modules/zod/v4/core/util.js
 function getEnumValues(entries) {
@@ -3114,9 +3340,9 @@ function isDisabledByEnv(env) {
 }
 
 // lib/runtime/log.ts
-import { appendFileSync, chmodSync, lstatSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { appendFileSync, chmodSync as chmodSync2, lstatSync, mkdirSync as mkdirSync2, renameSync as renameSync2, statSync as statSync2 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname as dirname2, join as join4 } from "node:path";
 var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
 var ROTATE_BYTES = 1024 * 1024;
 function createFileLogger(options) {
@@ -3145,7 +3371,7 @@ function createFileLogger(options) {
 function appendTo(file, text) {
   if (file === void 0) return false;
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 448 });
+    mkdirSync2(dirname2(file), { recursive: true, mode: 448 });
     rotateIfLarge(file);
     appendFileSync(file, text, { mode: 384 });
     return true;
@@ -3155,13 +3381,13 @@ function appendTo(file, text) {
 }
 function fallbackLogFile() {
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const dir = join(tmpdir(), `context-lifecycle-${uid}`);
+  const dir = join4(tmpdir(), `context-lifecycle-${uid}`);
   try {
-    mkdirSync(dir, { recursive: true, mode: 448 });
+    mkdirSync2(dir, { recursive: true, mode: 448 });
     const stat = lstatSync(dir);
     if (!stat.isDirectory() || stat.isSymbolicLink() || typeof process.getuid === "function" && stat.uid !== uid || (stat.mode & 63) !== 0)
       return void 0;
-    return join(dir, "ctxl.log");
+    return join4(dir, "ctxl.log");
   } catch {
     return void 0;
   }
@@ -3169,14 +3395,14 @@ function fallbackLogFile() {
 function rotateIfLarge(file) {
   let size = 0;
   try {
-    size = statSync(file).size;
+    size = statSync2(file).size;
   } catch {
     return;
   }
   if (size < ROTATE_BYTES) return;
   try {
-    renameSync(file, `${file}.1`);
-    chmodSync(`${file}.1`, 384);
+    renameSync2(file, `${file}.1`);
+    chmodSync2(`${file}.1`, 384);
   } catch {
   }
 }
@@ -3187,192 +3413,6 @@ function describe2(detail) {
   }
   if (typeof detail === "string") return detail.length > 2e3 ? `${detail.slice(0, 2e3)}\u2026` : detail;
   return detail;
-}
-
-// lib/runtime/paths.ts
-import { homedir } from "node:os";
-import { isAbsolute, join as join2, resolve } from "node:path";
-function configDir(env) {
-  const fromEnv2 = env.CLAUDE_CONFIG_DIR;
-  if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
-  return join2(env.HOME && env.HOME !== "" ? env.HOME : homedir(), ".claude");
-}
-function dataDir(env) {
-  const fromEnv2 = env.CTXL_HOME;
-  if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
-  return join2(configDir(env), "memory");
-}
-var MAX_NAME = 128;
-function sanitizeName(raw) {
-  let name = raw.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, MAX_NAME);
-  if (name === "" || /^\.+$/.test(name)) name = `_${name}`.slice(0, MAX_NAME);
-  return name;
-}
-
-// lib/runtime/store.ts
-import {
-  chmodSync as chmodSync2,
-  closeSync,
-  constants,
-  copyFileSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync as mkdirSync2,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync as renameSync2,
-  rmSync,
-  statSync as statSync2,
-  unlinkSync,
-  writeSync
-} from "node:fs";
-import { dirname as dirname2, join as join3, relative, resolve as resolve2, sep } from "node:path";
-var LOCK_STALE_MS = 1e4;
-var DIR_MODE = 448;
-var FILE_MODE = 384;
-function openStore(root, log) {
-  const absRoot = resolve2(root);
-  const path = (...segments) => join3(absRoot, ...segments.map(sanitizeName));
-  const ensureParent = (file) => mkdirSync2(dirname2(file), { recursive: true, mode: DIR_MODE });
-  return {
-    root: absRoot,
-    path,
-    readJson(file, schema) {
-      let text;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (error) {
-        if (error.code === "ENOENT") return { ok: false, reason: "missing" };
-        return { ok: false, reason: "io", detail: error.message };
-      }
-      let parsed;
-      try {
-        parsed = JSON.parse(text);
-      } catch (error) {
-        return { ok: false, reason: "corrupt", detail: error.message };
-      }
-      const result = schema.safeParse(parsed);
-      if (!result.success) return { ok: false, reason: "invalid", detail: result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
-      return { ok: true, value: result.data };
-    },
-    writeJson(file, value) {
-      ensureParent(file);
-      writeFileAtomic(file, `${JSON.stringify(value)}
-`);
-    },
-    appendLine(file, record) {
-      ensureParent(file);
-      const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
-      try {
-        writeSync(fd, `${JSON.stringify(record)}
-`);
-      } finally {
-        closeSync(fd);
-      }
-    },
-    readLines(file) {
-      try {
-        return readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
-      } catch {
-        return [];
-      }
-    },
-    setAside(file, now) {
-      const aside = `${file}.bad-${now.toISOString().replace(/[:.]/g, "-")}`;
-      try {
-        renameSync2(file, aside);
-        return aside;
-      } catch {
-        return void 0;
-      }
-    },
-    async withLock(file, fn, options) {
-      ensureParent(file);
-      const waitMs = options?.waitMs ?? 2e3;
-      let release;
-      try {
-        const { default: lockfile } = await Promise.resolve().then(() => __toESM(require_proper_lockfile(), 1));
-        release = await lockfile.lock(file, {
-          realpath: false,
-          stale: LOCK_STALE_MS,
-          update: LOCK_STALE_MS / 2,
-          retries: { retries: Math.max(1, Math.ceil(waitMs / 50)), factor: 1, minTimeout: 25, maxTimeout: 50 },
-          onCompromised: (error) => log.warn("lock compromised", { file, error: error.message })
-        });
-      } catch (error) {
-        log.warn("lock busy, skipped", { file, error: error.message });
-        return void 0;
-      }
-      try {
-        return await fn();
-      } finally {
-        await release().catch(() => void 0);
-      }
-    }
-  };
-}
-var tmpCounter = 0;
-function writeFileAtomic(file, data, options) {
-  const tmp = `${file}.${process.pid}.${++tmpCounter}.${Date.now().toString(36)}.tmp`;
-  const fd = openSync(tmp, "w", options?.mode ?? FILE_MODE);
-  try {
-    writeSync(fd, data);
-    if (options?.fsync === true) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync2(tmp, file);
-  } catch (error) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-    }
-    throw error;
-  }
-}
-function readTextFile(file) {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return void 0;
-  }
-}
-function statSafe(file) {
-  try {
-    return statSync2(file);
-  } catch {
-    return void 0;
-  }
-}
-function findProjectRoot(cwd) {
-  let dir = resolve2(cwd);
-  for (; ; ) {
-    const dotGit = join3(dir, ".git");
-    const stat = statSafe(dotGit);
-    if (stat?.isDirectory()) return { root: dir, git: true };
-    if (stat?.isFile()) {
-      const main = worktreeMain(dotGit);
-      return { root: main ?? dir, git: true };
-    }
-    const parent = dirname2(dir);
-    if (parent === dir) return { root: resolve2(cwd), git: false };
-    dir = parent;
-  }
-}
-function worktreeMain(dotGitFile) {
-  const text = readTextFile(dotGitFile);
-  const match = text?.match(/^gitdir:\s*(.+)\s*$/m);
-  if (match?.[1] === void 0) return void 0;
-  const gitdir = resolve2(dirname2(dotGitFile), match[1].trim());
-  const parts = gitdir.split(sep);
-  const at = parts.lastIndexOf("worktrees");
-  if (at >= 2 && parts[at - 1] === ".git") return parts.slice(0, at - 1).join(sep) || sep;
-  return void 0;
-}
-function pathExists(path) {
-  return existsSync(path);
 }
 
 // lib/runtime/hook-runtime.ts
@@ -3428,9 +3468,9 @@ function runHook(spec) {
     const input = parseInput(raw, spec.schema, log);
     if (input === void 0) return void 0;
     const project = findProjectRoot(input.cwd);
-    const projectText = readTextFile(join4(project.root, ".claude", "context-lifecycle.json"));
+    const projectText = readTextFile(join5(project.root, ".claude", "context-lifecycle.json"));
     const root = dataDir(env);
-    const { config: config2, problems } = loadConfig({ env, userText: readTextFile(join4(root, "config.json")), projectText });
+    const { config: config2, problems } = loadConfig({ env, userText: readTextFile(join5(root, "config.json")), projectText });
     log.setLevel(config2.logLevel);
     reportConfigProblems(problems, log);
     if (config2.disabled) return void 0;
@@ -3512,7 +3552,7 @@ async function readStdin(max) {
 }
 function logFile(env) {
   try {
-    return join4(dataDir(env), "logs", "ctxl.log");
+    return join5(dataDir(env), "logs", "ctxl.log");
   } catch {
     return void 0;
   }
@@ -3618,6 +3658,7 @@ function foldContext(state, line) {
       state.charsAfter = 0;
       state.usageKey = u.key;
       state.firstReported ??= u.input + u.cacheCreation + u.cacheRead;
+      if (u.model !== void 0 && !u.model.startsWith("<")) state.model = u.model;
       return state;
     }
   }
@@ -3748,7 +3789,8 @@ function usageOf(message, messageId, requestId) {
     input: num(u.input_tokens) ?? 0,
     cacheCreation: num(u.cache_creation_input_tokens) ?? 0,
     cacheRead: num(u.cache_read_input_tokens) ?? 0,
-    output: num(u.output_tokens) ?? 0
+    output: num(u.output_tokens) ?? 0,
+    model: str(message.model)
   };
 }
 function textOf(content) {
@@ -3926,7 +3968,8 @@ var cursorSchema = looseObject({
     charsAfter: number2(),
     usageKey: optional(string2()),
     firstReported: optional(number2()),
-    compactions: number2()
+    compactions: number2(),
+    model: optional(string2())
   }),
   lines: number2(),
   bad: number2(),
@@ -4028,12 +4071,17 @@ runHook({
     });
     if (!ctx.config.sessionStartStatus) return void 0;
     let tokens = input.context_tokens;
-    const known = readCursor(ctx.store, input.session_id, ctx.log, ctx.now());
-    if (known !== void 0 && input.transcript_path !== void 0 && pathExists(input.transcript_path)) {
-      const advanced = await advanceSessionCursor(ctx, input.session_id, input.transcript_path);
-      if (advanced !== void 0) tokens = contextTokens(advanced.cursor.context);
+    let cursor = readCursor(ctx.store, input.session_id, ctx.log, ctx.now());
+    if (cursor !== void 0 && input.transcript_path !== void 0 && pathExists(input.transcript_path)) {
+      cursor = (await advanceSessionCursor(ctx, input.session_id, input.transcript_path))?.cursor ?? cursor;
     }
-    const window = contextWindow({ model: input.model ?? session?.model, env: ctx.env, configured: ctx.config.windowTokens });
+    if (cursor !== void 0) tokens = contextTokens(cursor.context);
+    const window = sessionWindow({
+      env: ctx.env,
+      config: ctx.config,
+      projectRoot: ctx.project.root,
+      models: [input.model, cursor?.context.model, session?.model]
+    });
     const text = statusLine({ phase: "unknown", contextTokens: tokens, window, source: input.source });
     return { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } };
   }

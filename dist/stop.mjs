@@ -3579,6 +3579,7 @@ function foldContext(state, line) {
       state.charsAfter = 0;
       state.usageKey = u.key;
       state.firstReported ??= u.input + u.cacheCreation + u.cacheRead;
+      if (u.model !== void 0 && !u.model.startsWith("<")) state.model = u.model;
       return state;
     }
   }
@@ -3709,7 +3710,8 @@ function usageOf(message, messageId, requestId) {
     input: num(u.input_tokens) ?? 0,
     cacheCreation: num(u.cache_creation_input_tokens) ?? 0,
     cacheRead: num(u.cache_read_input_tokens) ?? 0,
-    output: num(u.output_tokens) ?? 0
+    output: num(u.output_tokens) ?? 0,
+    model: str(message.model)
   };
 }
 function textOf(content) {
@@ -3887,7 +3889,8 @@ var cursorSchema = looseObject({
     charsAfter: number2(),
     usageKey: optional(string2()),
     firstReported: optional(number2()),
-    compactions: number2()
+    compactions: number2(),
+    model: optional(string2())
   }),
   lines: number2(),
   bad: number2(),

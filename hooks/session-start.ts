@@ -1,7 +1,7 @@
 // SessionStart (startup, resume, clear, compact): register the session and inject a status line.
 
+import { sessionWindow } from '../lib/context/claude-settings.ts';
 import { statusLine } from '../lib/context/status-line.ts';
-import { contextWindow } from '../lib/context/window.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionStartInput } from '../lib/runtime/schemas.ts';
 import { pathExists } from '../lib/runtime/store.ts';
@@ -21,14 +21,20 @@ runHook({
       started: true,
     });
     if (!ctx.config.sessionStartStatus) return undefined;
-    // The transcript does not exist yet at startup; after a compaction, read only what is new.
+    // The transcript does not exist yet at startup. Otherwise read only what is new since the last
+    // Stop; at a compaction the client writes the boundary after this hook, so that size is "before".
     let tokens = input.context_tokens;
-    const known = readCursor(ctx.store, input.session_id, ctx.log, ctx.now());
-    if (known !== undefined && input.transcript_path !== undefined && pathExists(input.transcript_path)) {
-      const advanced = await advanceSessionCursor(ctx, input.session_id, input.transcript_path);
-      if (advanced !== undefined) tokens = contextTokens(advanced.cursor.context);
+    let cursor = readCursor(ctx.store, input.session_id, ctx.log, ctx.now());
+    if (cursor !== undefined && input.transcript_path !== undefined && pathExists(input.transcript_path)) {
+      cursor = (await advanceSessionCursor(ctx, input.session_id, input.transcript_path))?.cursor ?? cursor;
     }
-    const window = contextWindow({ model: input.model ?? session?.model, env: ctx.env, configured: ctx.config.windowTokens });
+    if (cursor !== undefined) tokens = contextTokens(cursor.context);
+    const window = sessionWindow({
+      env: ctx.env,
+      config: ctx.config,
+      projectRoot: ctx.project.root,
+      models: [input.model, cursor?.context.model, session?.model],
+    });
     const text = statusLine({ phase: 'unknown', contextTokens: tokens, window, source: input.source });
     return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
   },

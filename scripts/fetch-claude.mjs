@@ -9,7 +9,7 @@
 //
 // On failure it exits 1 with one line on stderr saying what went wrong.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -53,7 +53,12 @@ export function binaryPath(version = CLAUDE_VERSION, root = REPO_ROOT) {
 /** The version the binary reports, or undefined when it does not run. */
 export function binaryVersion(binary) {
   if (!existsSync(binary)) return undefined;
-  const r = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISABLE_AUTOUPDATER: '1' } });
+  const r = spawnSync(binary, ['--version'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DISABLE_AUTOUPDATER: '1' },
+  });
   if (r.status !== 0) return undefined;
   return /(\d+\.\d+\.\d+)/.exec(r.stdout ?? '')?.[1];
 }
@@ -84,27 +89,18 @@ export function fetchClaude(options = {}) {
   });
   if (r.error !== undefined) throw new FetchClaudeError(`could not run npm to install ${pkg}: ${r.error.message}`);
   if (r.status !== 0) {
-    const detail = `${r.stderr ?? ''}${r.stdout ?? ''}`
+    // npm prints `npm error code X` first; the line after it says what went wrong.
+    const errors = `${r.stderr ?? ''}${r.stdout ?? ''}`
       .split('\n')
       .map((l) => l.trim())
-      .filter((l) => l !== '')
-      .find((l) => /ERR|error/i.test(l));
+      .filter((l) => /^npm (error|ERR!)/.test(l) && !/ code |complete log/.test(l));
+    const detail = errors[0]?.replace(/^npm (error|ERR!)\s*/, '');
     throw new FetchClaudeError(`npm install ${pkg} failed (exit ${r.status ?? r.signal})${detail === undefined ? '' : `: ${detail}`}`);
   }
   if (!existsSync(binary)) throw new FetchClaudeError(`npm installed ${pkg} but ${binary} is missing`);
   const got = binaryVersion(binary);
   if (got !== version) throw new FetchClaudeError(`${binary} reports version ${got ?? '(did not run)'}, expected ${version}`);
   return { binary, version, cached: false };
-}
-
-/** The pinned version as recorded in the installed package.json (cheap; does not run the binary). */
-export function installedPackageVersion(version = CLAUDE_VERSION, root = REPO_ROOT) {
-  try {
-    const file = join(cacheDir(version, root), 'node_modules', platformPackage(), 'package.json');
-    return JSON.parse(readFileSync(file, 'utf8')).version;
-  } catch {
-    return undefined;
-  }
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;

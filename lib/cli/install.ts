@@ -14,7 +14,9 @@ export const RUNTIME_NAME = 'context-lifecycle';
 export const MARKETPLACE = 'context-lifecycle';
 export const PLUGIN_ID = `context-lifecycle@${MARKETPLACE}`;
 const MANIFEST_VERSION = 1;
-const RUNTIME_ITEMS = ['dist', 'commands', 'skills', 'hooks.json', 'package.json', '.claude-plugin'];
+// What a user needs at run time: no sources, no toolchain, no lockfile (a lockfile would make
+// `claude plugin install` run `npm ci` in its copy).
+const RUNTIME_ITEMS = ['dist', 'commands', 'skills', 'hooks.json', '.claude-plugin', 'LICENSE', 'README.md'];
 
 const manifestSchema = z.looseObject({
   version: z.literal(MANIFEST_VERSION),
@@ -122,15 +124,7 @@ export function installPlain(ctx: InstallContext): void {
     }
   }
   ensureDir(configDir);
-  if (!sameTree) {
-    const staging = `${target}.new-${process.pid}`;
-    removePath(staging);
-    copyRuntime(sourceRoot, staging);
-    const old = `${target}.old-${process.pid}`;
-    if (pathExists(target)) renamePath(target, old);
-    renamePath(staging, target);
-    removePath(old);
-  }
+  if (!sameTree) stageRuntime(sourceRoot, target);
   for (const f of files) {
     ensureDir(join(f.path, '..'));
     writeFileAtomic(f.path, f.text, { mode: 0o644 });
@@ -148,7 +142,14 @@ export function installPlain(ctx: InstallContext): void {
   say(`installed context-lifecycle ${manifest.packageVersion}; start a new Claude Code session to use it`);
 }
 
-function copyRuntime(sourceRoot: string, staging: string): void {
+/**
+ * Copy the runtime into a fresh folder, then swap it in with renames, so a hook that runs meanwhile
+ * sees the old runtime or the new one, never half of it. The copy gets a minimal package.json
+ * (name and version only): no dependencies to install, nothing for `npm ci` to do.
+ */
+function stageRuntime(sourceRoot: string, target: string): void {
+  const staging = `${target}.new-${process.pid}`;
+  removePath(staging);
   ensureDir(staging, 0o755);
   for (const item of RUNTIME_ITEMS) {
     const from = join(sourceRoot, item);
@@ -157,6 +158,12 @@ function copyRuntime(sourceRoot: string, staging: string): void {
     if (stat.isDirectory()) copyTree(from, join(staging, item));
     else writeFileAtomic(join(staging, item), readTextFile(from) ?? '', { mode: 0o644 });
   }
+  const pkg = { name: 'context-lifecycle', version: packageVersion(sourceRoot), private: true, license: 'MIT' };
+  writeFileAtomic(join(staging, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`, { mode: 0o644 });
+  const old = `${target}.old-${process.pid}`;
+  if (pathExists(target)) renamePath(target, old);
+  renamePath(staging, target);
+  removePath(old);
 }
 
 export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
@@ -164,7 +171,7 @@ export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
   const target = runtimeDir(configDir);
   const manifest = readManifest(configDir);
   const settings = readSettings(configDir);
-  const { settings: cleaned, removed } = removeOurHooks(settings.value);
+  const { removed } = removeOurHooks(settings.value);
   if (removed > 0) say(`${dryRun ? 'would remove' : 'remove'} ${removed} hook entries from ${join(configDir, 'settings.json')}`);
   for (const f of manifest?.files ?? []) {
     const text = readTextFile(f.path);
@@ -181,22 +188,11 @@ export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
     const dirs = [...(manifest?.createdDirs ?? [])].sort((a, b) => b.length - a.length);
     for (const dir of dirs) if (pathExists(dir) && listDir(dir).length === 0) removePath(dir);
   }
-  if (pathExists(target)) say(`${dryRun ? 'would delete' : 'delete'} ${target}`);
   const plugins = ourEnabledPlugins(settings.value);
-  if (plugins.length > 0) say(`the plugin ${plugins.join(', ')} is also enabled: ${dryRun ? 'would run' : 'running'} \`claude plugin uninstall\``);
+  if (plugins.length > 0) say(`${dryRun ? 'would run' : 'run'} claude plugin uninstall ${plugins.join(' ')}`);
+  if (pathExists(target)) say(`${dryRun ? 'would delete' : 'delete'} ${target}`);
   if (dryRun) return;
 
-  if (removed > 0) {
-    const original = manifest?.settingsOriginal;
-    const file = join(configDir, 'settings.json');
-    const restored = original !== undefined && original !== null && deepEqual(parseOr(original), cleaned);
-    if (restored) writeFileAtomic(file, original, { mode: (statSafe(file)?.mode ?? 0o600) & 0o777 });
-    else if (original === null && Object.keys(cleaned).length === 0) removePath(file);
-    else writeSettings(configDir, settings.text, cleaned, false);
-    // The install's backup holds what was just restored; keep it only when we could not restore exactly.
-    if (restored || original === null) removePath(`${file}.ctxl-backup`);
-  }
-  removePath(target);
   if (plugins.length > 0) {
     const claude = findClaude();
     if (claude === undefined) say('claude not found on PATH (or CLAUDE_BIN): run `claude plugin uninstall context-lifecycle` yourself');
@@ -205,23 +201,64 @@ export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
       runClaude(claude, ['plugin', 'marketplace', 'remove', MARKETPLACE], say, true);
     }
   }
+  restoreSettings(configDir, manifest?.settingsOriginal);
+  removePath(target);
   say('uninstalled context-lifecycle (your archive under the data dir is kept; delete it by hand if you want it gone)');
+}
+
+/**
+ * Leave settings.json as it would be without us: drop our hook handlers, and the empty plugin maps
+ * `claude plugin uninstall` leaves behind when they were not there before. When the result equals
+ * the file as it was before the install, write its original bytes back (or remove it if there was none).
+ */
+function restoreSettings(configDir: string, original: string | null | undefined): void {
+  const file = join(configDir, 'settings.json');
+  const current = readSettings(configDir);
+  const before = original === undefined || original === null ? {} : (parseOr(original) as Obj | undefined);
+  const { settings: cleaned } = removeOurHooks(current.value);
+  for (const key of ['enabledPlugins', 'extraKnownMarketplaces']) {
+    const v = cleaned[key];
+    if (before !== undefined && !(key in before) && v !== null && typeof v === 'object' && Object.keys(v).length === 0) delete cleaned[key];
+  }
+  const restored = original !== undefined && original !== null && deepEqual(before, cleaned);
+  if (restored) writeFileAtomic(file, original, { mode: (statSafe(file)?.mode ?? 0o600) & 0o777 });
+  else if (original === null && Object.keys(cleaned).length === 0) removePath(file);
+  else if (!deepEqual(cleaned, current.value)) writeSettings(configDir, current.text, cleaned, false);
+  // The install's backup holds what was just restored; keep it only when we could not restore exactly.
+  if (restored || original === null) removePath(`${file}.ctxl-backup`);
 }
 
 export function installPlugin(ctx: InstallContext): void {
   const { sourceRoot, configDir, dryRun, say } = ctx;
+  const target = runtimeDir(configDir);
   const settings = readSettings(configDir);
   if (countOurHooks(settings.value).size > 0) {
     throw new InstallError('already installed into settings.json; every hook would run twice. Run `ctxl uninstall` first');
   }
   const claude = findClaude();
   if (claude === undefined) throw new InstallError('--plugin needs the claude binary: put it on PATH or set CLAUDE_BIN');
-  say(`${dryRun ? 'would run' : 'run'} ${claude} plugin marketplace add ${sourceRoot}`);
-  say(`${dryRun ? 'would run' : 'run'} ${claude} plugin install ${PLUGIN_ID}`);
+  const enabled = ourEnabledPlugins(settings.value).length > 0;
+  // The marketplace is a clean runtime copy, not this checkout: Claude Code copies the whole folder
+  // into its plugin cache and runs hooks from the source folder, so the clone can then be deleted.
+  say(`${dryRun ? 'would copy' : 'copy'} runtime → ${target}`);
+  if (!enabled) say(`${dryRun ? 'would run' : 'run'} claude plugin marketplace add ${target}; claude plugin install ${PLUGIN_ID}`);
   if (dryRun) return;
-  runClaude(claude, ['plugin', 'marketplace', 'add', sourceRoot], say);
-  runClaude(claude, ['plugin', 'install', PLUGIN_ID], say);
-  say('installed context-lifecycle as a plugin; start a new Claude Code session to use it');
+  const previous = readManifest(configDir);
+  ensureDir(configDir);
+  stageRuntime(sourceRoot, target);
+  if (!enabled) {
+    runClaude(claude, ['plugin', 'marketplace', 'add', target], say);
+    runClaude(claude, ['plugin', 'install', PLUGIN_ID], say);
+  }
+  const manifest: Manifest = {
+    version: MANIFEST_VERSION,
+    installedAt: ctx.now.toISOString(),
+    packageVersion: packageVersion(sourceRoot),
+    settingsOriginal: enabled ? (previous?.settingsOriginal ?? null) : (settings.text ?? null),
+    files: [],
+  };
+  writeFileAtomic(join(target, 'install.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
+  say(`${enabled ? 'updated' : 'installed'} context-lifecycle ${manifest.packageVersion} as a plugin; start a new Claude Code session to use it`);
 }
 
 export function findClaude(): string | undefined {

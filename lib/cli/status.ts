@@ -1,7 +1,7 @@
 // `ctxl status [--session ID] [--cwd DIR] [--json]`: the current session's context use and state.
 // The zone breakdown arrives with the budget; for now: phase, context size, window, transcript read.
 import { join } from 'node:path';
-import { contextWindow } from '../context/window.ts';
+import { sessionWindow } from '../context/claude-settings.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createFileLogger } from '../runtime/log.ts';
 import { dataDir, type Env, sanitizeName } from '../runtime/paths.ts';
@@ -35,7 +35,7 @@ export function status(input: { env: Env; cwd: string; sessionId: string | undef
     userText: readTextFile(join(store.root, 'config.json')),
     projectText: readTextFile(join(projectRoot, '.claude', 'context-lifecycle.json')),
   });
-  const window = contextWindow({ model: session?.model, env: input.env, configured: config.windowTokens });
+  const window = sessionWindow({ env: input.env, config, projectRoot: session?.projectRoot ?? projectRoot, models: [cursor?.context.model, session?.model] });
   return {
     sessionId,
     projectRoot: session?.projectRoot ?? projectRoot,

@@ -7,14 +7,17 @@ export interface StatusInput {
 }
 
 export function statusLine(s: StatusInput): string {
-  const parts = [`phase: ${s.phase}`];
-  if (s.contextTokens === undefined || s.contextTokens === 0)
-    parts.push(s.source === 'startup' || s.source === undefined ? 'context: new session' : 'context: not measured yet');
-  else {
-    const pct = Math.round((s.contextTokens / s.window) * 100);
-    parts.push(`context: ${fmt(s.contextTokens)} of ${fmt(s.window)} tokens (${pct}%)`);
-  }
-  return `[context-lifecycle] ${parts.join(' · ')}`;
+  return `[context-lifecycle] phase: ${s.phase} · context: ${contextPart(s)}`;
+}
+
+function contextPart(s: StatusInput): string {
+  const known = s.contextTokens !== undefined && s.contextTokens > 0;
+  // At SessionStart(compact) the client has not yet written the boundary: the last measure is from
+  // before the compaction, so it is given as what was compacted, not as the current size.
+  if (s.source === 'compact') return known ? `just compacted (was ${fmt(s.contextTokens ?? 0)} of ${fmt(s.window)} tokens)` : 'just compacted';
+  if (!known) return s.source === 'startup' || s.source === undefined ? 'new session' : 'not measured yet';
+  const pct = Math.round(((s.contextTokens ?? 0) / s.window) * 100);
+  return `${fmt(s.contextTokens ?? 0)} of ${fmt(s.window)} tokens (${pct}%)`;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');

@@ -36,6 +36,7 @@ const cursorSchema = z.looseObject({
     usageKey: z.optional(z.string()),
     firstReported: z.optional(z.number()),
     compactions: z.number(),
+    model: z.optional(z.string()),
   }),
   lines: z.number(),
   bad: z.number(),

@@ -15,6 +15,8 @@ export interface ContextState {
   /** Tokens of the first usage in the session: the system prompt, tools and CLAUDE.md (System zone). */
   firstReported: number | undefined;
   compactions: number;
+  /** The model of the last main-thread assistant message: decides the window. */
+  model?: string | undefined;
 }
 
 export const emptyContext = (): ContextState => ({ reported: 0, charsAfter: 0, usageKey: undefined, firstReported: undefined, compactions: 0 });
@@ -34,6 +36,8 @@ export function foldContext(state: ContextState, line: ParsedLine): ContextState
       state.charsAfter = 0;
       state.usageKey = u.key;
       state.firstReported ??= u.input + u.cacheCreation + u.cacheRead;
+      // `<synthetic>` marks client-made messages (errors, interruptions), not a model.
+      if (u.model !== undefined && !u.model.startsWith('<')) state.model = u.model;
       return state;
     }
   }

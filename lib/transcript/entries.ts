@@ -40,6 +40,7 @@ export interface Usage {
   cacheCreation: number;
   cacheRead: number;
   output: number;
+  model: string | undefined;
 }
 
 export interface ParsedLine {
@@ -158,6 +159,7 @@ function usageOf(message: Obj, messageId: string | undefined, requestId: string 
     cacheCreation: num(u.cache_creation_input_tokens) ?? 0,
     cacheRead: num(u.cache_read_input_tokens) ?? 0,
     output: num(u.output_tokens) ?? 0,
+    model: str(message.model),
   };
 }
 
