@@ -3812,7 +3812,7 @@ function makeLine(start, end, pending, bytes, oversize) {
 }
 function isCompleteJson(text) {
   const trimmed = text.trim();
-  if (trimmed === "") return false;
+  if (!(trimmed.startsWith("{") && trimmed.endsWith("}")) && !(trimmed.startsWith("[") && trimmed.endsWith("]"))) return false;
   try {
     JSON.parse(trimmed);
     return true;

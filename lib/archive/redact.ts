@@ -1,38 +1,98 @@
 // Secret redaction applied before anything of the user's is written. Precision matters as much as
-// recall: hashes, uuids and ordinary code must survive, so every pattern needs either a known
-// provider prefix or an assignment to a secret-looking name. Each hit becomes `[REDACTED:<kind>]`.
+// recall: hashes, uuids and ordinary code must survive. So a value is a secret when it has a known
+// provider shape, or when a secret-like name is assigned a literal in a context that says "value":
+// an env-style line, quotes, a query string, a URL's password, an Authorization header, or a bare
+// word that looks random (not a call, a member access or a type). Each hit becomes
+// `[REDACTED:<kind>]`. Every quantifier is bounded, so no input makes a rule quadratic.
 
 interface Rule {
   kind: string;
   pattern: RegExp;
-  /** Index of the capture group holding the secret; the rest of the match is kept. */
+  /** Index of the capture group holding the secret. Group 1 is always everything before it. */
   group?: number;
+  /** Extra test on the secret (for assignments: does it look like a literal?). */
+  accept?: (secret: string) => boolean;
 }
 
+// A secret-like name, ending where the assignment starts: password, DB_PASSWORD, api_key, apiKey,
+// SECRET_KEY, secret_key_base, client-secret, auth_token, x-api-key; not "tokenizer" or "secretary".
+const NAME =
+  '[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}';
+
+const TYPE_WORDS = new Set([
+  'string',
+  'number',
+  'boolean',
+  'any',
+  'unknown',
+  'never',
+  'object',
+  'str',
+  'int',
+  'bytes',
+  'bool',
+  'none',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  'optional',
+  'required',
+  'secret',
+  'password',
+  'token',
+]);
+const PLACEHOLDER = /^(?:\$|%|\{\{|<|\[REDACTED|\*{3,}|x{3,}|\.{3}|changeme$|your[_-]|example|dummy|test$|env\(|process\.env|os\.environ|getenv)/i;
+
+/** An unquoted value counts only if it looks random: a digit, or long with mixed character classes. */
+function looksRandom(value: string): boolean {
+  if (value.length < 8 || TYPE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // member access: config.apiKey
+  if (/^[A-Za-z]+$/.test(value)) return value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value);
+  return /\d/.test(value) || (value.length >= 16 && /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value));
+}
+
+const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(value);
+
 const RULES: Rule[] = [
-  { kind: 'private-key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g },
-  { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}/g },
-  { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})/g },
-  { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'slack-token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { kind: 'private-key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g },
+  { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g },
+  { kind: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,400}/g },
+  { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
+  { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g },
+  { kind: 'slack-token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,200}/g },
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}/g },
+  { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]{3,})(@)/gi, group: 2 },
+  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
+  // scheme://[user]:password@host
+  { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2 },
+  { kind: 'bearer-token', pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2 },
+  // NAME=value alone on a line (.env files, shell exports): any literal value.
   {
-    kind: 'assignment',
-    // KEY=value, KEY: value, "key": "value" where the name says secret. Values that are clearly not
-    // literals (variables, calls, placeholders) are left alone by the check below.
-    pattern:
-      /((?:^|[\s{,;(])["']?[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth)["']?\s*[:=]\s*["']?)([^\s"',;)}]{6,})/gim,
+    kind: 'secret',
+    pattern: new RegExp(`^([ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, 'gim'),
     group: 2,
+    accept: isLiteral,
+  },
+  // ?api_key=value&…
+  { kind: 'secret', pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, 'gi'), group: 2, accept: isLiteral },
+  // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
+  {
+    kind: 'secret',
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'),
+    group: 3,
+    accept: isLiteral,
+  },
+  // name: value / name = value / --name=value, unquoted: only values that look random.
+  {
+    kind: 'secret',
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, 'gim'),
+    group: 2,
+    accept: looksRandom,
   },
 ];
-
-const NOT_A_LITERAL = /^(?:\$|process\.env|os\.environ|env\.|getenv|\{\{|<|\[REDACTED|null$|undefined$|true$|false$|none$|os\.getenv|\*+$|x+$|\.\.\.)/i;
 
 export interface Redaction {
   text: string;
@@ -52,14 +112,13 @@ export function redact(input: string): Redaction {
         kinds.add(rule.kind);
         return `[REDACTED:${rule.kind}]`;
       }
-      const groups = args.slice(1, -2) as Array<string | undefined>;
-      const secret = groups[rule.group - 1] ?? '';
-      if (secret === '' || NOT_A_LITERAL.test(secret) || secret.startsWith('[REDACTED')) return match;
+      const prefix = (args[1] as string | undefined) ?? '';
+      const secret = (args[rule.group] as string | undefined) ?? '';
+      if (secret === '' || secret.includes('[REDACTED')) return match;
+      if (rule.accept !== undefined && !rule.accept(secret)) return match;
       count += 1;
       kinds.add(rule.kind);
-      const before = groups.slice(0, rule.group - 1).join('');
-      const after = groups.slice(rule.group).join('');
-      return `${before}[REDACTED:${rule.kind === 'assignment' ? 'secret' : rule.kind}]${after}`;
+      return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;
     });
   }
   return { text, count, kinds: [...kinds] };

@@ -117,9 +117,10 @@ function makeLine(start: number, end: number, pending: Buffer[], bytes: number, 
   return { start, end, text: text.endsWith('\r') ? text.slice(0, -1) : text, bytes };
 }
 
+/** Without its newline a line is complete only as a whole object or array: `4` may become `42`. */
 function isCompleteJson(text: string): boolean {
   const trimmed = text.trim();
-  if (trimmed === '') return false;
+  if (!(trimmed.startsWith('{') && trimmed.endsWith('}')) && !(trimmed.startsWith('[') && trimmed.endsWith(']'))) return false;
   try {
     JSON.parse(trimmed);
     return true;

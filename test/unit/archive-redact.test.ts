@@ -1,0 +1,257 @@
+// lib/archive/redact.ts: a corpus of true secrets that must be removed with the right
+// `[REDACTED:<kind>]` marker, and of look-alikes (hashes, ids, ordinary code and prose) that must
+// survive unchanged. A failure here is a precision or recall bug in the redactor, not in the corpus.
+//
+// The secrets are fake and assembled at run time from pieces, so that no complete token sits in the
+// source (secret scanners on the repository would flag it otherwise).
+import { describe, expect, it } from 'vitest';
+import { redact, redactText, stripPrivate } from '../../lib/archive/redact.ts';
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const ALNUM = `${UPPER}abcdefghijklmnopqrstuvwxyz0123456789`;
+const URLSAFE = `${ALNUM}-_`;
+const HEX = '0123456789abcdef';
+
+/** Deterministic pseudo-random text of `n` characters from `alphabet`. */
+function rnd(n: number, seed: number, alphabet = ALNUM): string {
+  let x = seed * 2654435761 + 1;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out += alphabet[Math.floor((x / 2147483648) * alphabet.length)];
+  }
+  return out;
+}
+const cat = (...parts: string[]) => parts.join('');
+const b64url = (s: string) => Buffer.from(s).toString('base64url');
+
+const anthropicKey = cat('sk-', 'ant-', 'api03-', rnd(93, 1, URLSAFE), 'AA');
+const anthropicAdmin = cat('sk-', 'ant-', 'admin01-', rnd(80, 2, URLSAFE));
+const openaiProject = cat('sk-', 'proj-', rnd(156, 3, URLSAFE));
+const openaiLegacy = cat('sk-', rnd(48, 4));
+const ghp = cat('gh', 'p_', rnd(36, 5));
+const ghPat = cat('github', '_pat_', rnd(22, 6), '_', rnd(59, 7));
+const glpat = cat('gl', 'pat-', rnd(20, 8, URLSAFE));
+const slackBot = cat('xo', 'xb-', '123456789012-', '1234567890123-', rnd(24, 9));
+const slackUser = cat('xo', 'xp-', '1234567890-', '1234567890123-', '1234567890123-', rnd(32, 10, HEX));
+const awsAccess = cat('AK', 'IA', rnd(16, 11, `${UPPER}234567`));
+const awsSecret = rnd(40, 12, `${ALNUM}/+`);
+const googleKey = cat('AI', 'za', rnd(34, 13, URLSAFE), 'Q');
+const stripeLive = cat('sk', '_live_', rnd(24, 14));
+const stripeRestricted = cat('rk', '_test_', rnd(24, 15));
+const npmToken = cat('np', 'm_', rnd(36, 16));
+const jwt = [b64url('{"alg":"HS256","typ":"JWT"}'), b64url('{"sub":"1234567890","name":"Jane","iat":1516239022}'), rnd(43, 17, URLSAFE)].join('.');
+const pemBody = Array.from({ length: 6 }, (_, i) => rnd(64, 20 + i, `${ALNUM}+/`)).join('\n');
+const rsaKey = `-----BEGIN RSA ${'PRIVATE'} KEY-----\n${pemBody}\n-----END RSA PRIVATE KEY-----`;
+const opensshKey = `-----BEGIN OPENSSH ${'PRIVATE'} KEY-----\n${pemBody}\n-----END OPENSSH PRIVATE KEY-----`;
+const pkcs8InJson = `-----BEGIN ${'PRIVATE'} KEY-----\\n${pemBody.replaceAll('\n', '\\n')}\\n-----END PRIVATE KEY-----\\n`;
+const apiKeyHex = rnd(32, 30, HEX);
+const clientSecret = rnd(40, 31, URLSAFE);
+const opaque = rnd(40, 32);
+const djangoKey = rnd(50, 33);
+
+interface Positive {
+  name: string;
+  text: string;
+  /** Strings that must not survive. */
+  secrets: string[];
+  /** The marker kind; undefined when any `[REDACTED:…]` marker will do. */
+  kind: string | undefined;
+  /** When given, the whole expected output. */
+  expected?: string;
+}
+
+const POSITIVES: Positive[] = [
+  { name: 'Anthropic API key in an env assignment', text: `ANTHROPIC_API_KEY=${anthropicKey}`, secrets: [anthropicKey], kind: 'anthropic-key' },
+  {
+    name: 'Anthropic admin key in a curl header',
+    text: `curl -H "x-api-key: ${anthropicAdmin}" https://api.anthropic.com/v1/models`,
+    secrets: [anthropicAdmin],
+    kind: 'anthropic-key',
+  },
+  { name: 'OpenAI project key in prose', text: `the key is ${openaiProject}, do not share it`, secrets: [openaiProject], kind: 'openai-key' },
+  { name: 'OpenAI legacy key', text: `openai.api_key = "${openaiLegacy}"`, secrets: [openaiLegacy], kind: 'openai-key' },
+  {
+    name: 'GitHub classic token in a remote URL',
+    text: `git remote set-url origin https://${ghp}@github.com/acme/app.git`,
+    secrets: [ghp],
+    kind: 'github-token',
+  },
+  { name: 'GitHub fine-grained token', text: `gh auth login --with-token <<< ${ghPat}`, secrets: [ghPat], kind: 'github-token' },
+  { name: 'GitHub token exported in a shell', text: `export GITHUB_TOKEN=${ghp}`, secrets: [ghp], kind: 'github-token' },
+  { name: 'GitLab personal access token', text: `PRIVATE-TOKEN: ${glpat}`, secrets: [glpat], kind: 'gitlab-token' },
+  { name: 'Slack bot token', text: `slack_client = WebClient(token="${slackBot}")`, secrets: [slackBot], kind: 'slack-token' },
+  { name: 'Slack user token', text: `SLACK_USER=${slackUser}`, secrets: [slackUser], kind: 'slack-token' },
+  { name: 'AWS access key id', text: `aws_access_key_id = ${awsAccess}`, secrets: [awsAccess], kind: 'aws-access-key' },
+  { name: 'AWS secret access key', text: `aws_secret_access_key = ${awsSecret}`, secrets: [awsSecret], kind: 'secret' },
+  { name: 'Google API key', text: `const url = \`https://maps.googleapis.com/maps/api/js?key=${googleKey}\``, secrets: [googleKey], kind: 'google-api-key' },
+  { name: 'Stripe live secret key', text: `stripe.api_key = '${stripeLive}'`, secrets: [stripeLive], kind: 'stripe-key' },
+  { name: 'Stripe restricted key', text: `STRIPE_RESTRICTED=${stripeRestricted}`, secrets: [stripeRestricted], kind: 'stripe-key' },
+  { name: 'npm token in .npmrc', text: `//registry.npmjs.org/:_authToken=${npmToken}`, secrets: [npmToken], kind: 'npm-token' },
+  { name: 'JWT in a cookie', text: `Set-Cookie: session=${jwt}; HttpOnly`, secrets: [jwt], kind: 'jwt' },
+  { name: 'RSA private key (PEM)', text: `here it is:\n${rsaKey}\nthanks`, secrets: [pemBody.slice(0, 64), 'END RSA PRIVATE KEY'], kind: 'private-key' },
+  { name: 'OpenSSH private key', text: opensshKey, secrets: [pemBody.slice(64, 128)], kind: 'private-key' },
+  {
+    name: 'private key inside a service-account JSON',
+    text: `{"type": "service_account", "private_key": "${pkcs8InJson}", "client_email": "bot@proj.iam.gserviceaccount.com"}`,
+    secrets: [pemBody.slice(0, 64)],
+    kind: 'private-key',
+  },
+  {
+    name: 'password in a postgres URL',
+    text: 'DATABASE_URL=postgres://admin:s3cretPassw0rd@db.example.com:5432/app',
+    secrets: ['s3cretPassw0rd'],
+    kind: 'url-password',
+  },
+  {
+    name: 'password in a mongodb+srv URL',
+    text: 'mongosh "mongodb+srv://user:pa55word99@cluster0.mongodb.net/test"',
+    secrets: ['pa55word99'],
+    kind: 'url-password',
+  },
+  { name: 'password in a mysql URL', text: 'mysql://root:hunter22@localhost/shop', secrets: ['hunter22'], kind: 'url-password' },
+  {
+    name: 'password in a redis URL without user name',
+    text: 'REDIS_URL=redis://:supersecretredis@localhost:6379/0',
+    secrets: ['supersecretredis'],
+    kind: 'url-password',
+  },
+  { name: 'PASSWORD=…', text: 'PASSWORD=hunter2hunter2', secrets: ['hunter2hunter2'], kind: 'secret', expected: 'PASSWORD=[REDACTED:secret]' },
+  { name: '"api_key": "…" in JSON', text: `{"name": "svc", "api_key": "${apiKeyHex}", "region": "eu"}`, secrets: [apiKeyHex], kind: 'secret' },
+  {
+    name: '.env file with a database password',
+    text: 'DB_HOST=localhost\nDB_PASSWORD=hunter2hunter2\nDB_USER=app',
+    secrets: ['hunter2hunter2'],
+    kind: 'secret',
+    expected: 'DB_HOST=localhost\nDB_PASSWORD=[REDACTED:secret]\nDB_USER=app',
+  },
+  { name: 'client_secret in YAML', text: `oauth:\n  client_id: my-app\n  client_secret: ${clientSecret}\n`, secrets: [clientSecret], kind: 'secret' },
+  { name: '--password=… on a command line', text: 'psql --host=db --password=hunter2hunter2 app', secrets: ['hunter2hunter2'], kind: 'secret' },
+  { name: 'quoted passphrase with spaces', text: "password: 'correct horse battery staple'", secrets: ['horse battery staple'], kind: 'secret' },
+  {
+    name: 'Bearer token in an Authorization header',
+    text: `curl -H "Authorization: Bearer ${opaque}" https://api.example.com/v1/me`,
+    secrets: [opaque],
+    kind: undefined,
+  },
+  { name: 'api_key in a URL query string', text: `GET https://api.example.com/v1/items?api_key=${opaque}&page=2`, secrets: [opaque], kind: undefined },
+  { name: 'Django/Flask SECRET_KEY', text: `SECRET_KEY=${djangoKey}`, secrets: [djangoKey], kind: 'secret' },
+];
+
+const npmIntegrity = 'sha512-Gx7Ai6T3zT1hpFfL6rKvmLm+Vuc0nHv1Yc4bC3Rz1NmWQq8EJFkLu7q1k3VbD8FyGUb2v0LlYbZkwEGo/fF7aQ==';
+
+const NEGATIVES: Array<[string, string]> = [
+  ['git SHA', 'commit 3f786850e387550fdab836ed7e6dc881de23001b\nAuthor: Jane <jane@example.com>'],
+  ['short SHAs in a log', 'a1b2c3d fix token refresh race\n9e8f7a6 bump version'],
+  ['sha256 sum', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  dist/cli.mjs'],
+  ['sha256 in JSON', '{"sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "bytes": 10477}'],
+  ['uuid', 'session 8d9c3c1e-4b5a-4f0e-9a51-2f6e0b7c1d23 started'],
+  ['sessionId field', '{"sessionId": "e9274768-9792-47d1-a2a9-b71b858d4e3b", "version": "2.1.332"}'],
+  ['base64 PNG data URL', 'src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="'],
+  [
+    'base64 JPEG image block',
+    '{"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwg"}}',
+  ],
+  ['token from a function call', 'const token = getToken()'],
+  ['password from the environment', 'password: process.env.DB_PASSWORD'],
+  ['tokenizer', 'const tokenizer = new Tokenizer(vocab)'],
+  ['apiKey from config', 'apiKey: config.apiKey'],
+  ['CSS hex colours', '.btn { color: #ff00aa; background-color: #1e1e1e; border: 1px solid #abcdef; }'],
+  ['npm integrity string', `"integrity": "${npmIntegrity}"`],
+  ['prose about a secret', 'The secret to reliable tests is keeping them independent.'],
+  ['prose about tokens and secrets', 'Never commit a secret or a token to the repository; use the vault instead.'],
+  ['prose with “the secret:”', "Here's the secret: consistent naming matters."],
+  ['max_tokens', 'max_tokens: 4096'],
+  ['usage block', '"usage": {"input_tokens": 12455, "cache_read_input_tokens": 0, "output_tokens": 20}'],
+  ['password hash', 'password_hash = bcrypt.hashpw(password.encode(), salt)'],
+  ['author', 'author: Margaret Hamilton'],
+  ['placeholder', 'API_KEY=<your-api-key>'],
+  ['shell variable', 'PASSWORD=${DB_PASSWORD}'],
+  ['os.environ', 'token = os.environ["GITHUB_TOKEN"]'],
+  ['masked xxx', 'api_key: xxxxxxxxxxxxxxxx'],
+  ['masked stars', 'password: ********'],
+  ['GitHub Actions secret reference', 'token: ${{ secrets.GITHUB_TOKEN }}'],
+  ['TypeScript interface', 'interface Credentials { username: string; password: string }'],
+  ['Python type hints', 'def login(username: str, password: Optional[str] = None):'],
+  ['hook from a call', 'const auth = useAuth();'],
+  ['PWD in env output', 'HOME=/home/user\nPWD=/home/user/project\nSHELL=/bin/bash'],
+  ['ssh public key', 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQC7vbqajDhA user@host'],
+  ['PEM public key', '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END PUBLIC KEY-----'],
+  ['destructured token', 'const { token } = await login(user)'],
+  ['Anthropic ids', 'msg_01XFDUDYJgAACzvnptvVoYEL toolu_01A09q90qw90lq917835lq9 req_011CVeZ6'],
+  ['AWS ARN', 'arn:aws:iam::123456789012:role/deploy'],
+  ['password field lookup', "const passwordInput = document.querySelector('#password')"],
+  ['k8s secret name', 'secretName: app-secrets'],
+  ['error about a missing token', "if (!token) throw new Error('missing token')"],
+  ['token count', 'tokens = tokenizer.encode(text)'],
+];
+
+describe('redact: true secrets are removed with the right marker', () => {
+  it('has a corpus of at least 25 secrets', () => {
+    expect(POSITIVES.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(POSITIVES.map((p) => [p.name, p] as const))('%s', (_name, p) => {
+    const r = redact(p.text);
+    for (const secret of p.secrets) expect(r.text).not.toContain(secret);
+    if (p.kind === undefined) expect(r.text).toMatch(/\[REDACTED:[a-z-]+\]/);
+    else expect(r.text).toContain(`[REDACTED:${p.kind}]`);
+    if (p.expected !== undefined) expect(r.text).toBe(p.expected);
+    expect(r.count).toBeGreaterThanOrEqual(1);
+    if (p.kind !== undefined) expect(r.kinds).toContain(p.kind);
+    // Redacting again changes nothing.
+    expect(redactText(r.text)).toBe(r.text);
+  });
+});
+
+describe('redact: look-alikes survive unchanged', () => {
+  it('has a corpus of at least 25 negatives', () => {
+    expect(NEGATIVES.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(NEGATIVES)('%s', (_name, text) => {
+    const r = redact(text);
+    expect(r.text).toBe(text);
+    expect(r.count).toBe(0);
+    expect(r.kinds).toEqual([]);
+  });
+
+  it('keeps everything around a secret', () => {
+    expect(redactText(`before ${ghp} after`)).toBe('before [REDACTED:github-token] after');
+    expect(redactText('a\nPASSWORD=hunter2hunter2\nb')).toBe('a\nPASSWORD=[REDACTED:secret]\nb');
+  });
+
+  it('counts each secret once and names the kinds found', () => {
+    const r = redact(`export GITHUB_TOKEN=${ghp}\nDB_PASSWORD=hunter2hunter2\nother=${ghp}`);
+    expect(r.count).toBe(3);
+    expect(r.kinds.sort()).toEqual(['github-token', 'secret']);
+  });
+});
+
+describe('<private> regions', () => {
+  it('removes a region and keeps what is around it', () => {
+    const r = redact('keep this <private>my home address is 1 Main St</private> and this');
+    expect(r.text).not.toContain('Main St');
+    expect(r.text).not.toContain('<private>');
+    expect(r.text.startsWith('keep this ')).toBe(true);
+    expect(r.text.endsWith(' and this')).toBe(true);
+  });
+
+  it('removes several regions, across lines', () => {
+    const text = 'a <private>one\ntwo</private> b <private>three</private> c';
+    const out = stripPrivate(text);
+    for (const w of ['one', 'two', 'three']) expect(out).not.toContain(w);
+    expect(out).toMatch(/^a .* b .* c$/s);
+  });
+
+  it('hides everything after an unclosed tag', () => {
+    const out = redactText('visible <private>hidden forever\nand more');
+    expect(out).not.toContain('hidden');
+    expect(out).not.toContain('more');
+    expect(out.startsWith('visible ')).toBe(true);
+  });
+
+  it('leaves text without the tag alone', () => {
+    expect(stripPrivate('nothing private here')).toBe('nothing private here');
+  });
+});

@@ -1,0 +1,322 @@
+// lib/cli/install.ts, doctor.ts, main.ts, run as the compiled CLI (`node dist/cli.mjs`) against a temp
+// CLAUDE_CONFIG_DIR and CTXL_HOME: install keeps everything of the user's, is idempotent, backs up
+// and dry-runs; uninstall restores settings.json byte for byte; doctor's JSON contract; misuse exits 2.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, type RunResult, runCli } from './helpers/proc.ts';
+import { listFiles, snapshotTree, useTempDirs } from './helpers/tmp.ts';
+
+const tempDir = useTempDirs('ctxl-cli-');
+
+type Obj = Record<string, unknown>;
+interface Handler {
+  type: string;
+  command: string;
+  timeout?: number;
+}
+interface Group {
+  matcher?: string;
+  hooks: Handler[];
+}
+
+const OUR_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'Stop', 'SessionEnd'];
+
+/** A settings.json a real user might have: other keys, their own hooks, 2-space JSON. */
+const USER_SETTINGS = {
+  $schema: 'https://json.schemastore.org/claude-code-settings.json',
+  model: 'opus',
+  permissions: { allow: ['Bash(npm test:*)', 'Read(~/notes/**)'], deny: ['Bash(rm -rf:*)'] },
+  env: { FOO: 'bar' },
+  enabledPlugins: { 'other-plugin@market': true, 'context-lifecycle@context-lifecycle': false },
+  hooks: {
+    PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'npx prettier --write "$CLAUDE_PROJECT_DIR"', timeout: 30 }] }],
+    Notification: [{ hooks: [{ type: 'command', command: 'notify-send "Claude needs you"' }] }],
+    SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo "hello from the user"' }] }],
+  },
+  statusLine: { type: 'command', command: '~/.claude/statusline.sh' },
+};
+
+function setup(settings?: string) {
+  const home = tempDir();
+  const config = join(home, 'config');
+  const data = join(home, 'data');
+  mkdirSync(config, { recursive: true });
+  if (settings !== undefined) writeFileSync(join(config, 'settings.json'), settings);
+  const env = baseEnv(home, { CLAUDE_CONFIG_DIR: config, CTXL_HOME: data });
+  const cli = (...args: string[]) => runCli(args, env, home);
+  const settingsText = () => readFileSync(join(config, 'settings.json'), 'utf8');
+  return { home, config, data, env, cli, settingsText, settingsPath: join(config, 'settings.json') };
+}
+
+const expectOk = (r: RunResult) => {
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+};
+
+/** Exit non-zero with exactly one line on stderr and nothing on stdout. */
+const expectOneLineError = (r: RunResult, status: number) => {
+  expect(r.status).toBe(status);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.endsWith('\n')).toBe(true);
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(/^ctxl: /);
+};
+
+const ourHandlers = (settings: Obj) =>
+  Object.entries((settings.hooks ?? {}) as Record<string, Group[]>).flatMap(([event, groups]) =>
+    groups.flatMap((g) => g.hooks.filter((h) => /context-lifecycle[/\\]dist[/\\]/.test(h.command)).map((h) => ({ event, ...h }))),
+  );
+
+describe('ctxl install', () => {
+  it('keeps the user’s keys and hooks and appends ours with absolute paths to files that exist', () => {
+    const original = `${JSON.stringify(USER_SETTINGS, null, 2)}\n`;
+    const t = setup(original);
+    const r = t.cli('install');
+    expectOk(r);
+    const after = JSON.parse(t.settingsText()) as Obj;
+
+    // Every key other than hooks is untouched.
+    const { hooks: _h, ...restAfter } = after;
+    const { hooks: _o, ...restBefore } = USER_SETTINGS;
+    expect(restAfter).toEqual(restBefore);
+
+    // The user's hook groups come first, unchanged, in every event they had.
+    const hooks = after.hooks as Record<string, Group[]>;
+    for (const [event, groups] of Object.entries(USER_SETTINGS.hooks)) expect(hooks[event]?.slice(0, groups.length)).toEqual(groups);
+
+    // Ours: one handler per event, appended after the user's.
+    const ours = ourHandlers(after);
+    expect(ours.map((h) => h.event).sort()).toEqual([...OUR_EVENTS].sort());
+    for (const event of OUR_EVENTS) {
+      const groups = hooks[event] as Group[];
+      const userCount = (USER_SETTINGS.hooks as Record<string, Group[]>)[event]?.length ?? 0;
+      expect(groups).toHaveLength(userCount + 1);
+    }
+    const runtime = join(t.config, 'context-lifecycle', 'dist');
+    for (const h of ours) {
+      const file = /^node "([^"]+)"$/.exec(h.command)?.[1];
+      expect(file, h.command).toBeDefined();
+      expect((file as string).startsWith(`${runtime}/`)).toBe(true);
+      expect(existsSync(file as string)).toBe(true);
+      expect(h.timeout).toBeGreaterThan(0);
+    }
+    // Commands and skills are in place, with the runtime path made absolute.
+    const command = readFileSync(join(t.config, 'commands', 'context-status.md'), 'utf8');
+    expect(command).not.toContain('${CLAUDE_PLUGIN_ROOT}');
+    expect(command).toContain(join(t.config, 'context-lifecycle'));
+    expect(existsSync(join(t.config, 'skills', 'context-lifecycle', 'SKILL.md'))).toBe(true);
+  });
+
+  it('installs a runtime copy whose hooks run on their own', () => {
+    const t = setup();
+    expectOk(t.cli('install'));
+    // Run the installed copy (not the repo's dist/): it must be complete on its own.
+    const installed = join(t.config, 'context-lifecycle', 'dist', 'session-start.mjs');
+    const out = spawnSync(process.execPath, [installed], {
+      input: JSON.stringify({ session_id: 's', transcript_path: join(t.home, 'none.jsonl'), cwd: t.home, hook_event_name: 'SessionStart', source: 'startup' }),
+      env: t.env,
+      cwd: t.home,
+      encoding: 'utf8',
+    });
+    expect(out.status).toBe(0);
+    const parsed = JSON.parse(out.stdout) as { hookSpecificOutput: { hookEventName: string } };
+    expect(parsed.hookSpecificOutput.hookEventName).toBe('SessionStart');
+  });
+
+  it('is idempotent: installing twice gives byte-identical settings and one set of hooks', () => {
+    const t = setup(`${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
+    expectOk(t.cli('install'));
+    const first = t.settingsText();
+    expectOk(t.cli('install'));
+    expect(t.settingsText()).toBe(first);
+    expect(ourHandlers(JSON.parse(first) as Obj)).toHaveLength(OUR_EVENTS.length);
+  });
+
+  it('writes a backup of the previous settings.json', () => {
+    const original = `${JSON.stringify(USER_SETTINGS, null, 2)}\n`;
+    const t = setup(original);
+    expectOk(t.cli('install'));
+    expect(readFileSync(`${t.settingsPath}.ctxl-backup`, 'utf8')).toBe(original);
+  });
+
+  it('keeps the user’s indentation', () => {
+    const t = setup(`${JSON.stringify({ model: 'opus', hooks: {} }, null, 4)}\n`);
+    expectOk(t.cli('install'));
+    expect(t.settingsText()).toMatch(/^\{\n {4}"model": "opus",\n {4}"hooks": \{\n {8}"/);
+  });
+
+  it('--dry-run changes nothing on disk', () => {
+    const t = setup(`${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
+    const before = snapshotTree(t.home);
+    const r = t.cli('install', '--dry-run');
+    expectOk(r);
+    expect(r.stdout).toMatch(/would/);
+    expect(snapshotTree(t.home)).toEqual(before);
+  });
+
+  it('--dry-run changes nothing when there is no config dir content at all', () => {
+    const t = setup();
+    const before = snapshotTree(t.home);
+    expectOk(t.cli('install', '--dry-run'));
+    expect(snapshotTree(t.home)).toEqual(before);
+  });
+
+  it.each([
+    ['invalid JSON', '{ "model": "opus", }'],
+    ['a JSON array', '[]'],
+  ])('refuses with one line and a non-zero exit when settings.json is %s, and changes nothing', (_what, text) => {
+    const t = setup(text);
+    const before = snapshotTree(t.home);
+    const r = t.cli('install');
+    expectOneLineError(r, 1);
+    expect(r.stderr).toMatch(/settings\.json/);
+    expect(snapshotTree(t.home)).toEqual(before);
+  });
+
+  it('refuses when it is already enabled as a plugin', () => {
+    const t = setup(JSON.stringify({ enabledPlugins: { 'context-lifecycle@context-lifecycle': true } }));
+    const before = snapshotTree(t.home);
+    expectOneLineError(t.cli('install'), 1);
+    expect(snapshotTree(t.home)).toEqual(before);
+  });
+});
+
+describe('ctxl uninstall', () => {
+  it('restores settings.json byte for byte and leaves the config dir as it was', () => {
+    const original = `${JSON.stringify(USER_SETTINGS, null, 2)}\n`;
+    const t = setup(original);
+    const before = snapshotTree(t.config);
+    expectOk(t.cli('install'));
+    expectOk(t.cli('uninstall'));
+    expect(t.settingsText()).toBe(original);
+    expect(snapshotTree(t.config)).toEqual(before);
+  });
+
+  it('restores the original after two installs', () => {
+    const original = `{"model":"sonnet","hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"}]}]}}`;
+    const t = setup(original);
+    expectOk(t.cli('install'));
+    expectOk(t.cli('install'));
+    expectOk(t.cli('uninstall'));
+    expect(t.settingsText()).toBe(original);
+  });
+
+  it('removes settings.json again when there was none before', () => {
+    const t = setup();
+    const before = listFiles(t.config);
+    expectOk(t.cli('install'));
+    expect(existsSync(t.settingsPath)).toBe(true);
+    expectOk(t.cli('uninstall'));
+    expect(existsSync(t.settingsPath)).toBe(false);
+    expect(listFiles(t.config)).toEqual(before);
+  });
+
+  it('keeps a command file the user modified', () => {
+    const t = setup();
+    expectOk(t.cli('install'));
+    const command = join(t.config, 'commands', 'context-status.md');
+    const mine = `${readFileSync(command, 'utf8')}\nMy own addition.\n`;
+    writeFileSync(command, mine);
+    const r = t.cli('uninstall');
+    expectOk(r);
+    expect(readFileSync(command, 'utf8')).toBe(mine);
+    expect(r.stdout).toMatch(/keep .*context-status\.md/);
+    expect(existsSync(join(t.config, 'context-lifecycle'))).toBe(false);
+  });
+
+  it('--dry-run changes nothing', () => {
+    const t = setup(`${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
+    expectOk(t.cli('install'));
+    const before = snapshotTree(t.home);
+    const r = t.cli('uninstall', '--dry-run');
+    expectOk(r);
+    expect(r.stdout).toMatch(/would/);
+    expect(snapshotTree(t.home)).toEqual(before);
+  });
+
+  it('keeps hooks the user added after installing', () => {
+    const t = setup(`${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
+    expectOk(t.cli('install'));
+    const s = JSON.parse(t.settingsText()) as { hooks: Record<string, Group[]> };
+    s.hooks.Stop?.push({ hooks: [{ type: 'command', command: 'echo later' }] });
+    writeFileSync(t.settingsPath, JSON.stringify(s, null, 2));
+    expectOk(t.cli('uninstall'));
+    const after = JSON.parse(t.settingsText()) as { hooks: Record<string, Group[]>; model: string };
+    expect(ourHandlers(after)).toEqual([]);
+    expect(after.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'echo later' }] }]);
+    expect(after.hooks.PostToolUse).toEqual(USER_SETTINGS.hooks.PostToolUse);
+    expect(after.model).toBe('opus');
+  });
+});
+
+describe('ctxl doctor --json', () => {
+  const parse = (r: RunResult) => {
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const report = JSON.parse(r.stdout) as { ok: boolean; problems: Array<Record<string, unknown>> };
+    expect(Object.keys(report).sort()).toEqual(['ok', 'problems']);
+    expect(typeof report.ok).toBe('boolean');
+    expect(Array.isArray(report.problems)).toBe(true);
+    for (const p of report.problems) {
+      expect(Object.keys(p).sort()).toEqual(['code', 'fix', 'message']);
+      for (const v of Object.values(p)) expect(typeof v).toBe('string');
+    }
+    expect(report.ok).toBe(report.problems.length === 0);
+    return report;
+  };
+
+  it('exits 1 with not-installed before install', () => {
+    const t = setup(JSON.stringify({ model: 'opus' }));
+    const r = t.cli('doctor', '--json');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('');
+    const report = parse(r);
+    expect(report.ok).toBe(false);
+    expect(report.problems.map((p) => p.code)).toContain('not-installed');
+  });
+
+  it('exits 0 with no problems after install', () => {
+    const t = setup(`${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
+    expectOk(t.cli('install'));
+    const r = t.cli('doctor', '--json');
+    const report = parse(r);
+    expect(report).toEqual({ ok: true, problems: [] });
+    expect(r.status).toBe(0);
+  });
+
+  it('reports double-install when the plugin is enabled as well as our settings hooks', () => {
+    const t = setup();
+    expectOk(t.cli('install'));
+    const s = JSON.parse(t.settingsText()) as Obj;
+    s.enabledPlugins = { 'context-lifecycle@context-lifecycle': true };
+    writeFileSync(t.settingsPath, JSON.stringify(s, null, 2));
+    const r = t.cli('doctor', '--json');
+    expect(r.status).toBe(1);
+    expect(parse(r).problems.map((p) => p.code)).toContain('double-install');
+  });
+
+  it('reports a hook that points at a missing runtime file', () => {
+    const t = setup();
+    expectOk(t.cli('install'));
+    const s = JSON.parse(t.settingsText()) as { hooks: Record<string, Group[]> };
+    const handler = s.hooks.Stop?.[0]?.hooks[0] as Handler;
+    handler.command = handler.command.replace('stop.mjs', 'gone.mjs');
+    writeFileSync(t.settingsPath, JSON.stringify(s));
+    const r = t.cli('doctor', '--json');
+    expect(r.status).toBe(1);
+    expect(parse(r).problems.map((p) => p.code)).toContain('missing-runtime');
+  });
+});
+
+describe('CLI misuse', () => {
+  it.each([[['frobnicate']], [['install', '--bogus']], [['doctor', '--jsn']], [['uninstall', '--force']], [['install', 'extra']], [['doctor', '--json=yes']]])(
+    '%j exits 2 with one line on stderr and nothing on stdout',
+    (args) => {
+      const t = setup();
+      const before = snapshotTree(t.home);
+      expectOneLineError(t.cli(...args), 2);
+      expect(snapshotTree(t.home)).toEqual(before);
+    },
+  );
+});
