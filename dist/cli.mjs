@@ -526,7 +526,7 @@ var require_graceful_fs = __commonJS({
     function patch(fs2) {
       polyfills(fs2);
       fs2.gracefulify = patch;
-      fs2.createReadStream = createReadStream;
+      fs2.createReadStream = createReadStream2;
       fs2.createWriteStream = createWriteStream;
       var fs$readFile = fs2.readFile;
       fs2.readFile = readFile;
@@ -706,7 +706,7 @@ var require_graceful_fs = __commonJS({
       }
       function ReadStream$open() {
         var that = this;
-        open(that.path, that.flags, that.mode, function(err, fd) {
+        open2(that.path, that.flags, that.mode, function(err, fd) {
           if (err) {
             if (that.autoClose)
               that.destroy();
@@ -726,7 +726,7 @@ var require_graceful_fs = __commonJS({
       }
       function WriteStream$open() {
         var that = this;
-        open(that.path, that.flags, that.mode, function(err, fd) {
+        open2(that.path, that.flags, that.mode, function(err, fd) {
           if (err) {
             that.destroy();
             that.emit("error", err);
@@ -736,15 +736,15 @@ var require_graceful_fs = __commonJS({
           }
         });
       }
-      function createReadStream(path, options) {
+      function createReadStream2(path, options) {
         return new fs2.ReadStream(path, options);
       }
       function createWriteStream(path, options) {
         return new fs2.WriteStream(path, options);
       }
       var fs$open = fs2.open;
-      fs2.open = open;
-      function open(path, flags, mode, cb) {
+      fs2.open = open2;
+      function open2(path, flags, mode, cb) {
         if (typeof mode === "function")
           cb = mode, mode = null;
         return go$open(path, flags, mode, cb);
@@ -1119,14 +1119,14 @@ var require_signal_exit = __commonJS({
         if (opts && opts.alwaysLast) {
           ev = "afterexit";
         }
-        var remove = function() {
+        var remove2 = function() {
           emitter.removeListener(ev, cb);
           if (emitter.listeners("exit").length === 0 && emitter.listeners("afterexit").length === 0) {
             unload();
           }
         };
         emitter.on(ev, cb);
-        return remove;
+        return remove2;
       };
       unload = function unload2() {
         if (!loaded || !processOk(global.process)) {
@@ -1615,66 +1615,10 @@ var require_proper_lockfile = __commonJS({
 });
 
 // lib/cli/main.ts
-import { dirname as dirname4, resolve as resolve3 } from "node:path";
+import { dirname as dirname5, resolve as resolve3 } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// lib/runtime/paths.ts
-import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
-function configDir(env) {
-  const fromEnv2 = env.CLAUDE_CONFIG_DIR;
-  if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
-  return join(env.HOME && env.HOME !== "" ? env.HOME : homedir(), ".claude");
-}
-function dataDir(env) {
-  const fromEnv2 = env.CTXL_HOME;
-  if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
-  return join(configDir(env), "memory");
-}
-var MAX_NAME = 128;
-function sanitizeName(raw) {
-  let name = raw.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, MAX_NAME);
-  if (name === "" || /^\.+$/.test(name)) name = `_${name}`.slice(0, MAX_NAME);
-  return name;
-}
-
-// lib/cli/args.ts
-var UsageError = class extends Error {
-};
-function parseArgs(argv, spec) {
-  const positional = [];
-  const flags = /* @__PURE__ */ new Map();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--") {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("--") || arg === "--") {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? void 0 : eq);
-    if (spec.booleans.includes(name)) {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
-      flags.set(name, true);
-    } else if (spec.values.includes(name)) {
-      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (value === void 0 || value === "") throw new UsageError(`--${name} needs a value`);
-      flags.set(name, value);
-    } else throw new UsageError(`unknown option --${name}`);
-  }
-  return { positional, flags };
-}
-var flagString = (p, name) => {
-  const v = p.flags.get(name);
-  return typeof v === "string" ? v : void 0;
-};
-var flagBool = (p, name) => p.flags.get(name) === true;
-
-// lib/cli/doctor.ts
-import { accessSync, constants as constants2 } from "node:fs";
+// lib/runtime/hook-runtime.ts
 import { join as join4 } from "node:path";
 
 // node_modules/zod/v4/core/util.js
@@ -1723,9 +1667,25 @@ var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace :
 function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
+function isPlainObject(o) {
+  if (isObject(o) === false)
+    return false;
+  const ctor = o.constructor;
+  if (ctor === void 0)
+    return true;
+  if (typeof ctor !== "function")
+    return true;
+  const prot = ctor.prototype;
+  if (isObject(prot) === false)
+    return false;
+  if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
+    return false;
+  }
+  return true;
+}
 var propertyKeyTypes = /* @__PURE__ */ new Set(["string", "number", "symbol"]);
-function escapeRegex(str) {
-  return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function escapeRegex(str2) {
+  return str2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function clone(inst, def, params) {
   const cl = new inst._zod.constr(def ?? inst._zod.def);
@@ -2672,7 +2632,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const catchall = def.catchall;
   let value;
   const memo = globalConfig.memoizer;
@@ -2680,7 +2640,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input = payload.value;
-    if (!isObject2(input)) {
+    if (!isObject3(input)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -2716,6 +2676,161 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
       return proms.length ? Promise.all(proms).then(() => payload) : payload;
     }
     return handleCatchall(proms, input, payload, ctx, _normalized.value, inst, abortEarly === true);
+  };
+});
+var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
+  $ZodType.init(inst, def);
+  const memo = globalConfig.memoizer;
+  memo?.attach(inst);
+  inst._zod.parse = (payload, ctx) => {
+    const input = payload.value;
+    if (!isPlainObject(input)) {
+      payload.issues.push({
+        expected: "record",
+        code: "invalid_type",
+        input,
+        inst
+      });
+      return payload;
+    }
+    const proms = [];
+    const values = def.keyType._zod.values;
+    if (values && !def.partial) {
+      payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+      const recordKeys = /* @__PURE__ */ new Set();
+      for (const key of values) {
+        if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
+          recordKeys.add(typeof key === "number" ? key.toString() : key);
+          if (key === "__proto__")
+            continue;
+          const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+          if (keyResult instanceof Promise) {
+            throw new Error("Async schemas not supported in object keys currently");
+          }
+          if (keyResult.issues.length) {
+            payload.issues.push({
+              code: "invalid_key",
+              origin: "record",
+              issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
+              input: key,
+              path: [key],
+              inst
+            });
+            continue;
+          }
+          const outKey = keyResult.value;
+          if (outKey === "__proto__")
+            continue;
+          const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+          if (result instanceof Promise) {
+            proms.push(result.then((result2) => {
+              if (result2.issues.length) {
+                payload.issues.push(...prefixIssues(key, result2.issues));
+              }
+              payload.value[outKey] = result2.value;
+            }));
+          } else {
+            if (result.issues.length) {
+              payload.issues.push(...prefixIssues(key, result.issues));
+            }
+            payload.value[outKey] = result.value;
+          }
+        }
+      }
+      let unrecognized;
+      for (const key in input) {
+        if (!recordKeys.has(key)) {
+          if (def.mode === "loose") {
+            if (key === "__proto__")
+              continue;
+            payload.value[key] = input[key];
+          } else {
+            unrecognized = unrecognized ?? [];
+            unrecognized.push(key);
+          }
+        }
+      }
+      if (unrecognized && unrecognized.length > 0) {
+        payload.issues.push({
+          code: "unrecognized_keys",
+          input,
+          inst,
+          keys: unrecognized,
+          continue: true
+        });
+      }
+    } else {
+      payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+      let unrecognized;
+      for (const key of Reflect.ownKeys(input)) {
+        if (key === "__proto__")
+          continue;
+        if (!Object.prototype.propertyIsEnumerable.call(input, key))
+          continue;
+        let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+        if (keyResult instanceof Promise) {
+          throw new Error("Async schemas not supported in object keys currently");
+        }
+        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+        if (checkNumericKey) {
+          const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
+          if (retryResult instanceof Promise) {
+            throw new Error("Async schemas not supported in object keys currently");
+          }
+          if (retryResult.issues.length === 0) {
+            keyResult = retryResult;
+          }
+        }
+        if (keyResult.issues.length) {
+          if (def.mode === "loose") {
+            payload.value[key] = input[key];
+          } else if (values) {
+            unrecognized = unrecognized ?? [];
+            unrecognized.push(key);
+          } else {
+            payload.issues.push({
+              code: "invalid_key",
+              origin: "record",
+              issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
+              input: key,
+              path: [key],
+              inst
+            });
+          }
+          continue;
+        }
+        const outKey = keyResult.value;
+        if (outKey === "__proto__")
+          continue;
+        const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+        if (result instanceof Promise) {
+          proms.push(result.then((result2) => {
+            if (result2.issues.length) {
+              payload.issues.push(...prefixIssues(key, result2.issues));
+            }
+            payload.value[outKey] = result2.value;
+          }));
+        } else {
+          if (result.issues.length) {
+            payload.issues.push(...prefixIssues(key, result.issues));
+          }
+          payload.value[outKey] = result.value;
+        }
+      }
+      if (unrecognized && unrecognized.length > 0) {
+        payload.issues.push({
+          code: "unrecognized_keys",
+          input,
+          inst,
+          keys: unrecognized,
+          continue: true
+        });
+      }
+    }
+    if (proms.length) {
+      return Promise.all(proms).then(() => payload);
+    }
+    return payload;
   };
 });
 var $ZodEnum = /* @__PURE__ */ $constructor("$ZodEnum", (inst, def) => {
@@ -2998,6 +3113,27 @@ function looseObject(shape, params) {
     ...normalizeParams(params)
   });
 }
+var ZodMiniRecord = /* @__PURE__ */ $constructor("ZodMiniRecord", (inst, def) => {
+  $ZodRecord.init(inst, def);
+  ZodMiniType.init(inst, def);
+});
+// @__NO_SIDE_EFFECTS__
+function record(keyType, valueType, params) {
+  if (!valueType || !valueType._zod) {
+    return new ZodMiniRecord({
+      type: "record",
+      keyType: /* @__PURE__ */ string2(),
+      valueType: keyType,
+      ...normalizeParams(valueType)
+    });
+  }
+  return new ZodMiniRecord({
+    type: "record",
+    keyType,
+    valueType,
+    ...normalizeParams(params)
+  });
+}
 var ZodMiniEnum = /* @__PURE__ */ $constructor("ZodMiniEnum", (inst, def) => {
   $ZodEnum.init(inst, def);
   ZodMiniType.init(inst, def);
@@ -3144,32 +3280,128 @@ function coerce(raw, like) {
   return raw;
 }
 
+// lib/runtime/log.ts
+import { appendFileSync, chmodSync, lstatSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
+var ROTATE_BYTES = 1024 * 1024;
+function createFileLogger(options) {
+  let level = options.level ?? "warn";
+  const now = options.now ?? (() => /* @__PURE__ */ new Date());
+  const write = (at, message, detail) => {
+    if (options.file === void 0 || RANK[at] > RANK[level]) return;
+    const line = { t: now().toISOString(), level: at, scope: options.scope, msg: message };
+    if (options.sessionId !== void 0) line.session = options.sessionId;
+    if (detail !== void 0) line.detail = describe2(detail);
+    const text = `${JSON.stringify(line)}
+`;
+    if (!appendTo(options.file, text)) appendTo(fallbackLogFile(), text);
+  };
+  return {
+    error: (m, d) => write("error", m, d),
+    warn: (m, d) => write("warn", m, d),
+    info: (m, d) => write("info", m, d),
+    debug: (m, d) => write("debug", m, d),
+    setLevel: (l) => {
+      level = l;
+    },
+    file: options.file
+  };
+}
+function appendTo(file, text) {
+  if (file === void 0) return false;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 448 });
+    rotateIfLarge(file);
+    appendFileSync(file, text, { mode: 384 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+function fallbackLogFile() {
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  const dir = join(tmpdir(), `context-lifecycle-${uid}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 448 });
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory() || stat.isSymbolicLink() || typeof process.getuid === "function" && stat.uid !== uid || (stat.mode & 63) !== 0)
+      return void 0;
+    return join(dir, "ctxl.log");
+  } catch {
+    return void 0;
+  }
+}
+function rotateIfLarge(file) {
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return;
+  }
+  if (size < ROTATE_BYTES) return;
+  try {
+    renameSync(file, `${file}.1`);
+    chmodSync(`${file}.1`, 384);
+  } catch {
+  }
+}
+function describe2(detail) {
+  if (detail instanceof Error) {
+    const code = detail.code;
+    return { error: detail.message, ...code === void 0 ? {} : { code }, stack: detail.stack?.split("\n").slice(1, 4).join(" | ") };
+  }
+  if (typeof detail === "string") return detail.length > 2e3 ? `${detail.slice(0, 2e3)}\u2026` : detail;
+  return detail;
+}
+
+// lib/runtime/paths.ts
+import { homedir } from "node:os";
+import { isAbsolute, join as join2, resolve } from "node:path";
+function configDir(env) {
+  const fromEnv2 = env.CLAUDE_CONFIG_DIR;
+  if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
+  return join2(env.HOME && env.HOME !== "" ? env.HOME : homedir(), ".claude");
+}
+function dataDir(env) {
+  const fromEnv2 = env.CTXL_HOME;
+  if (fromEnv2 !== void 0 && fromEnv2 !== "") return resolve(fromEnv2);
+  return join2(configDir(env), "memory");
+}
+var MAX_NAME = 128;
+function sanitizeName(raw) {
+  let name = raw.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, MAX_NAME);
+  if (name === "" || /^\.+$/.test(name)) name = `_${name}`.slice(0, MAX_NAME);
+  return name;
+}
+
 // lib/runtime/store.ts
 import {
-  chmodSync,
+  chmodSync as chmodSync2,
   closeSync,
   constants,
   copyFileSync,
   existsSync,
   fsyncSync,
-  mkdirSync,
+  mkdirSync as mkdirSync2,
   openSync,
   readdirSync,
   readFileSync,
-  renameSync,
+  renameSync as renameSync2,
   rmSync,
-  statSync,
+  statSync as statSync2,
   unlinkSync,
   writeSync
 } from "node:fs";
-import { dirname, join as join2, relative, resolve as resolve2, sep } from "node:path";
+import { dirname as dirname2, join as join3, relative, resolve as resolve2, sep } from "node:path";
 var LOCK_STALE_MS = 1e4;
 var DIR_MODE = 448;
 var FILE_MODE = 384;
 function openStore(root2, log) {
   const absRoot = resolve2(root2);
-  const path = (...segments) => join2(absRoot, ...segments.map(sanitizeName));
-  const ensureParent = (file) => mkdirSync(dirname(file), { recursive: true, mode: DIR_MODE });
+  const path = (...segments) => join3(absRoot, ...segments.map(sanitizeName));
+  const ensureParent = (file) => mkdirSync2(dirname2(file), { recursive: true, mode: DIR_MODE });
   return {
     root: absRoot,
     path,
@@ -3196,11 +3428,11 @@ function openStore(root2, log) {
       writeFileAtomic(file, `${JSON.stringify(value)}
 `);
     },
-    appendLine(file, record) {
+    appendLine(file, record2) {
       ensureParent(file);
       const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
       try {
-        writeSync(fd, `${JSON.stringify(record)}
+        writeSync(fd, `${JSON.stringify(record2)}
 `);
       } finally {
         closeSync(fd);
@@ -3216,7 +3448,7 @@ function openStore(root2, log) {
     setAside(file, now) {
       const aside = `${file}.bad-${now.toISOString().replace(/[:.]/g, "-")}`;
       try {
-        renameSync(file, aside);
+        renameSync2(file, aside);
         return aside;
       } catch {
         return void 0;
@@ -3258,7 +3490,7 @@ function writeFileAtomic(file, data, options) {
     closeSync(fd);
   }
   try {
-    renameSync(tmp, file);
+    renameSync2(tmp, file);
   } catch (error) {
     try {
       unlinkSync(tmp);
@@ -3276,13 +3508,13 @@ function readTextFile(file) {
 }
 function statSafe(file) {
   try {
-    return statSync(file);
+    return statSync2(file);
   } catch {
     return void 0;
   }
 }
 function ensureDir(dir, mode = DIR_MODE) {
-  mkdirSync(dir, { recursive: true, mode });
+  mkdirSync2(dir, { recursive: true, mode });
 }
 function listDir(dir) {
   try {
@@ -3295,17 +3527,17 @@ function removePath(path) {
   rmSync(path, { recursive: true, force: true });
 }
 function renamePath(from, to) {
-  renameSync(from, to);
+  renameSync2(from, to);
 }
 function copyTree(from, to) {
   const written = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const src = join2(dir, entry.name);
-      const dest = join2(to, relative(from, src));
+      const src = join3(dir, entry.name);
+      const dest = join3(to, relative(from, src));
       if (entry.isDirectory()) walk(src);
       else if (entry.isFile()) {
-        mkdirSync(dirname(dest), { recursive: true });
+        mkdirSync2(dirname2(dest), { recursive: true });
         copyFileSync(src, dest);
         written.push(dest);
       }
@@ -3317,14 +3549,14 @@ function copyTree(from, to) {
 function findProjectRoot(cwd) {
   let dir = resolve2(cwd);
   for (; ; ) {
-    const dotGit = join2(dir, ".git");
+    const dotGit = join3(dir, ".git");
     const stat = statSafe(dotGit);
     if (stat?.isDirectory()) return { root: dir, git: true };
     if (stat?.isFile()) {
       const main2 = worktreeMain(dotGit);
       return { root: main2 ?? dir, git: true };
     }
-    const parent = dirname(dir);
+    const parent = dirname2(dir);
     if (parent === dir) return { root: resolve2(cwd), git: false };
     dir = parent;
   }
@@ -3333,7 +3565,7 @@ function worktreeMain(dotGitFile) {
   const text = readTextFile(dotGitFile);
   const match = text?.match(/^gitdir:\s*(.+)\s*$/m);
   if (match?.[1] === void 0) return void 0;
-  const gitdir = resolve2(dirname(dotGitFile), match[1].trim());
+  const gitdir = resolve2(dirname2(dotGitFile), match[1].trim());
   const parts = gitdir.split(sep);
   const at = parts.lastIndexOf("worktrees");
   if (at >= 2 && parts[at - 1] === ".git") return parts.slice(0, at - 1).join(sep) || sep;
@@ -3343,13 +3575,3179 @@ function pathExists(path) {
   return existsSync(path);
 }
 
+// lib/runtime/hook-runtime.ts
+var MAX_STDIN_BYTES = 32 * 1024 * 1024;
+function logFile(env) {
+  try {
+    return join4(dataDir(env), "logs", "ctxl.log");
+  } catch {
+    return void 0;
+  }
+}
+var breakerSchema = looseObject({
+  version: literal(1),
+  failures: number2(),
+  openUntil: optional(string2())
+});
+
+// lib/cli/archive-commands.ts
+import { createReadStream } from "node:fs";
+import { basename as basename2, join as join9 } from "node:path";
+import { createInterface } from "node:readline";
+
+// lib/archive/archive-store.ts
+import { join as join5 } from "node:path";
+
+// lib/archive/chunk-file.ts
+var CHUNK_VERSION = 1;
+var ORDER = [
+  "version",
+  "id",
+  "session",
+  "project",
+  "phase",
+  "type",
+  "tool",
+  "files",
+  "timestamp",
+  "sourceUuids",
+  "keywords",
+  "title",
+  "sidechain",
+  "part"
+];
+function renderChunk(chunk) {
+  const lines = ["---"];
+  for (const key of ORDER) {
+    const value = chunk[key];
+    if (value !== void 0) lines.push(`${key}: ${JSON.stringify(value)}`);
+  }
+  lines.push("---", "");
+  return `${lines.join("\n")}${chunk.text}
+`;
+}
+function parseChunk(file) {
+  if (!file.startsWith("---\n")) return { ok: false, reason: "no frontmatter" };
+  const end = file.indexOf("\n---\n", 3);
+  if (end === -1) return { ok: false, reason: "frontmatter not closed (truncated?)" };
+  const meta2 = {};
+  for (const line of file.slice(4, end).split("\n")) {
+    const colon = line.indexOf(": ");
+    if (colon === -1) return { ok: false, reason: `bad frontmatter line ${JSON.stringify(line.slice(0, 40))}` };
+    try {
+      meta2[line.slice(0, colon)] = JSON.parse(line.slice(colon + 2));
+    } catch {
+      return { ok: false, reason: `bad value for ${line.slice(0, colon)}` };
+    }
+  }
+  if (meta2.version !== CHUNK_VERSION) return { ok: false, reason: `unknown version ${JSON.stringify(meta2.version)}` };
+  for (const key of ["id", "session", "type", "timestamp"]) {
+    if (typeof meta2[key] !== "string") return { ok: false, reason: `missing ${key}` };
+  }
+  const body = file.slice(end + 5).replace(/^\n/, "");
+  return {
+    ok: true,
+    chunk: {
+      ...meta2,
+      files: Array.isArray(meta2.files) ? meta2.files : [],
+      sourceUuids: Array.isArray(meta2.sourceUuids) ? meta2.sourceUuids : [],
+      keywords: Array.isArray(meta2.keywords) ? meta2.keywords : [],
+      text: body.endsWith("\n") ? body.slice(0, -1) : body
+    }
+  };
+}
+
+// lib/archive/archive-store.ts
+var CATALOG_VERSION = 1;
+var archiveDir = (store, sessionId) => store.path("sessions", sessionId, "archived");
+var catalogFile = (store, sessionId) => store.path("sessions", sessionId, "catalog.jsonl");
+var chunkPath = (store, sessionId, id) => join5(archiveDir(store, sessionId), `${id}.md`);
+function writeChunks(store, sessionId, chunks) {
+  const result = { added: 0, updated: 0, unchanged: 0 };
+  if (chunks.length === 0) return result;
+  const dir = archiveDir(store, sessionId);
+  const newIds = [];
+  for (const chunk of chunks) {
+    const file = join5(dir, `${chunk.id}.md`);
+    const existing = readTextFile(file);
+    if (existing !== void 0) {
+      const parsed = parseChunk(existing);
+      if (parsed.ok) {
+        const missing = chunk.sourceUuids.filter((u) => !parsed.chunk.sourceUuids.includes(u));
+        if (missing.length === 0) {
+          result.unchanged += 1;
+          continue;
+        }
+        const merged = mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids);
+        writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: merged }));
+        result.updated += 1;
+        continue;
+      }
+    }
+    ensureDirOnce(dir);
+    writeFileAtomic(file, renderChunk(chunk));
+    newIds.push(chunk.id);
+    result.added += 1;
+  }
+  const catalog = catalogFile(store, sessionId);
+  for (const id of newIds) store.appendLine(catalog, { v: CATALOG_VERSION, id });
+  return result;
+}
+function mergeUuids(a, b) {
+  const out2 = [...a];
+  for (const u of b) if (!out2.includes(u)) out2.push(u);
+  return a.length === 0 ? [...b] : out2;
+}
+var madeDirs = /* @__PURE__ */ new Set();
+function ensureDirOnce(dir) {
+  if (madeDirs.has(dir)) return;
+  ensureDir(dir);
+  madeDirs.add(dir);
+}
+function readChunk(store, sessionId, id) {
+  const text = readTextFile(chunkPath(store, sessionId, id));
+  return text === void 0 ? void 0 : parseChunk(text);
+}
+function listChunkIds(store, sessionId) {
+  return listDir(archiveDir(store, sessionId)).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3));
+}
+
+// node_modules/minisearch/dist/es/index.js
+var ENTRIES = "ENTRIES";
+var KEYS = "KEYS";
+var VALUES = "VALUES";
+var LEAF = "";
+var TreeIterator = class {
+  constructor(set, type) {
+    const node = set._tree;
+    const keys = Array.from(node.keys());
+    this.set = set;
+    this._type = type;
+    this._path = keys.length > 0 ? [{ node, keys }] : [];
+  }
+  next() {
+    const value = this.dive();
+    this.backtrack();
+    return value;
+  }
+  dive() {
+    if (this._path.length === 0) {
+      return { done: true, value: void 0 };
+    }
+    const { node, keys } = last$1(this._path);
+    if (last$1(keys) === LEAF) {
+      return { done: false, value: this.result() };
+    }
+    const child = node.get(last$1(keys));
+    this._path.push({ node: child, keys: Array.from(child.keys()) });
+    return this.dive();
+  }
+  backtrack() {
+    if (this._path.length === 0) {
+      return;
+    }
+    const keys = last$1(this._path).keys;
+    keys.pop();
+    if (keys.length > 0) {
+      return;
+    }
+    this._path.pop();
+    this.backtrack();
+  }
+  key() {
+    return this.set._prefix + this._path.map(({ keys }) => last$1(keys)).filter((key) => key !== LEAF).join("");
+  }
+  value() {
+    return last$1(this._path).node.get(LEAF);
+  }
+  result() {
+    switch (this._type) {
+      case VALUES:
+        return this.value();
+      case KEYS:
+        return this.key();
+      default:
+        return [this.key(), this.value()];
+    }
+  }
+  [Symbol.iterator]() {
+    return this;
+  }
+};
+var last$1 = (array2) => {
+  return array2[array2.length - 1];
+};
+var fuzzySearch = (node, query, maxDistance) => {
+  const results = /* @__PURE__ */ new Map();
+  if (query === void 0)
+    return results;
+  const n = query.length + 1;
+  const m = n + maxDistance;
+  const matrix = new Uint8Array(m * n).fill(maxDistance + 1);
+  for (let j = 0; j < n; ++j)
+    matrix[j] = j;
+  for (let i = 1; i < m; ++i)
+    matrix[i * n] = i;
+  recurse(node, query, maxDistance, results, matrix, 1, n, "");
+  return results;
+};
+var recurse = (node, query, maxDistance, results, matrix, m, n, prefix) => {
+  const offset = m * n;
+  key: for (const key of node.keys()) {
+    if (key === LEAF) {
+      const distance = matrix[offset - 1];
+      if (distance <= maxDistance) {
+        results.set(prefix, [node.get(key), distance]);
+      }
+    } else {
+      let i = m;
+      for (let pos = 0; pos < key.length; ++pos, ++i) {
+        const char = key[pos];
+        const thisRowOffset = n * i;
+        const prevRowOffset = thisRowOffset - n;
+        let minDistance = matrix[thisRowOffset];
+        const jmin = Math.max(0, i - maxDistance - 1);
+        const jmax = Math.min(n - 1, i + maxDistance);
+        for (let j = jmin; j < jmax; ++j) {
+          const different = char !== query[j];
+          const rpl = matrix[prevRowOffset + j] + +different;
+          const del = matrix[prevRowOffset + j + 1] + 1;
+          const ins = matrix[thisRowOffset + j] + 1;
+          const dist = matrix[thisRowOffset + j + 1] = Math.min(rpl, del, ins);
+          if (dist < minDistance)
+            minDistance = dist;
+        }
+        if (minDistance > maxDistance) {
+          continue key;
+        }
+      }
+      recurse(node.get(key), query, maxDistance, results, matrix, i, n, prefix + key);
+    }
+  }
+};
+var SearchableMap = class _SearchableMap {
+  /**
+   * The constructor is normally called without arguments, creating an empty
+   * map. In order to create a {@link SearchableMap} from an iterable or from an
+   * object, check {@link SearchableMap.from} and {@link
+   * SearchableMap.fromObject}.
+   *
+   * The constructor arguments are for internal use, when creating derived
+   * mutable views of a map at a prefix.
+   */
+  constructor(tree = /* @__PURE__ */ new Map(), prefix = "") {
+    this._size = void 0;
+    this._tree = tree;
+    this._prefix = prefix;
+  }
+  /**
+   * Creates and returns a mutable view of this {@link SearchableMap},
+   * containing only entries that share the given prefix.
+   *
+   * ### Usage:
+   *
+   * ```javascript
+   * let map = new SearchableMap()
+   * map.set("unicorn", 1)
+   * map.set("universe", 2)
+   * map.set("university", 3)
+   * map.set("unique", 4)
+   * map.set("hello", 5)
+   *
+   * let uni = map.atPrefix("uni")
+   * uni.get("unique") // => 4
+   * uni.get("unicorn") // => 1
+   * uni.get("hello") // => undefined
+   *
+   * let univer = map.atPrefix("univer")
+   * univer.get("unique") // => undefined
+   * univer.get("universe") // => 2
+   * univer.get("university") // => 3
+   * ```
+   *
+   * @param prefix  The prefix
+   * @return A {@link SearchableMap} representing a mutable view of the original
+   * Map at the given prefix
+   */
+  atPrefix(prefix) {
+    if (!prefix.startsWith(this._prefix)) {
+      throw new Error("Mismatched prefix");
+    }
+    const [node, path] = trackDown(this._tree, prefix.slice(this._prefix.length));
+    if (node === void 0) {
+      const [parentNode, key] = last(path);
+      for (const k of parentNode.keys()) {
+        if (k !== LEAF && k.startsWith(key)) {
+          const node2 = /* @__PURE__ */ new Map();
+          node2.set(k.slice(key.length), parentNode.get(k));
+          return new _SearchableMap(node2, prefix);
+        }
+      }
+    }
+    return new _SearchableMap(node, prefix);
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/clear
+   */
+  clear() {
+    this._size = void 0;
+    this._tree.clear();
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/delete
+   * @param key  Key to delete
+   */
+  delete(key) {
+    this._size = void 0;
+    return remove(this._tree, key);
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/entries
+   * @return An iterator iterating through `[key, value]` entries.
+   */
+  entries() {
+    return new TreeIterator(this, ENTRIES);
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/forEach
+   * @param fn  Iteration function
+   */
+  forEach(fn) {
+    for (const [key, value] of this) {
+      fn(key, value, this);
+    }
+  }
+  /**
+   * Returns a Map of all the entries that have a key within the given edit
+   * distance from the search key. The keys of the returned Map are the matching
+   * keys, while the values are two-element arrays where the first element is
+   * the value associated to the key, and the second is the edit distance of the
+   * key to the search key.
+   *
+   * ### Usage:
+   *
+   * ```javascript
+   * let map = new SearchableMap()
+   * map.set('hello', 'world')
+   * map.set('hell', 'yeah')
+   * map.set('ciao', 'mondo')
+   *
+   * // Get all entries that match the key 'hallo' with a maximum edit distance of 2
+   * map.fuzzyGet('hallo', 2)
+   * // => Map(2) { 'hello' => ['world', 1], 'hell' => ['yeah', 2] }
+   *
+   * // In the example, the "hello" key has value "world" and edit distance of 1
+   * // (change "e" to "a"), the key "hell" has value "yeah" and edit distance of 2
+   * // (change "e" to "a", delete "o")
+   * ```
+   *
+   * @param key  The search key
+   * @param maxEditDistance  The maximum edit distance (Levenshtein)
+   * @return A Map of the matching keys to their value and edit distance
+   */
+  fuzzyGet(key, maxEditDistance) {
+    return fuzzySearch(this._tree, key, maxEditDistance);
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/get
+   * @param key  Key to get
+   * @return Value associated to the key, or `undefined` if the key is not
+   * found.
+   */
+  get(key) {
+    const node = lookup(this._tree, key);
+    return node !== void 0 ? node.get(LEAF) : void 0;
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/has
+   * @param key  Key
+   * @return True if the key is in the map, false otherwise
+   */
+  has(key) {
+    const node = lookup(this._tree, key);
+    return node !== void 0 && node.has(LEAF);
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/keys
+   * @return An `Iterable` iterating through keys
+   */
+  keys() {
+    return new TreeIterator(this, KEYS);
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/set
+   * @param key  Key to set
+   * @param value  Value to associate to the key
+   * @return The {@link SearchableMap} itself, to allow chaining
+   */
+  set(key, value) {
+    if (typeof key !== "string") {
+      throw new Error("key must be a string");
+    }
+    this._size = void 0;
+    const node = createPath(this._tree, key);
+    node.set(LEAF, value);
+    return this;
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/size
+   */
+  get size() {
+    if (this._size) {
+      return this._size;
+    }
+    this._size = 0;
+    const iter = this.entries();
+    while (!iter.next().done)
+      this._size += 1;
+    return this._size;
+  }
+  /**
+   * Updates the value at the given key using the provided function. The function
+   * is called with the current value at the key, and its return value is used as
+   * the new value to be set.
+   *
+   * ### Example:
+   *
+   * ```javascript
+   * // Increment the current value by one
+   * searchableMap.update('somekey', (currentValue) => currentValue == null ? 0 : currentValue + 1)
+   * ```
+   *
+   * If the value at the given key is or will be an object, it might not require
+   * re-assignment. In that case it is better to use `fetch()`, because it is
+   * faster.
+   *
+   * @param key  The key to update
+   * @param fn  The function used to compute the new value from the current one
+   * @return The {@link SearchableMap} itself, to allow chaining
+   */
+  update(key, fn) {
+    if (typeof key !== "string") {
+      throw new Error("key must be a string");
+    }
+    this._size = void 0;
+    const node = createPath(this._tree, key);
+    node.set(LEAF, fn(node.get(LEAF)));
+    return this;
+  }
+  /**
+   * Fetches the value of the given key. If the value does not exist, calls the
+   * given function to create a new value, which is inserted at the given key
+   * and subsequently returned.
+   *
+   * ### Example:
+   *
+   * ```javascript
+   * const map = searchableMap.fetch('somekey', () => new Map())
+   * map.set('foo', 'bar')
+   * ```
+   *
+   * @param key  The key to update
+   * @param initial  A function that creates a new value if the key does not exist
+   * @return The existing or new value at the given key
+   */
+  fetch(key, initial) {
+    if (typeof key !== "string") {
+      throw new Error("key must be a string");
+    }
+    this._size = void 0;
+    const node = createPath(this._tree, key);
+    let value = node.get(LEAF);
+    if (value === void 0) {
+      node.set(LEAF, value = initial());
+    }
+    return value;
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/values
+   * @return An `Iterable` iterating through values.
+   */
+  values() {
+    return new TreeIterator(this, VALUES);
+  }
+  /**
+   * @see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Map/@@iterator
+   */
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  /**
+   * Creates a {@link SearchableMap} from an `Iterable` of entries
+   *
+   * @param entries  Entries to be inserted in the {@link SearchableMap}
+   * @return A new {@link SearchableMap} with the given entries
+   */
+  static from(entries) {
+    const tree = new _SearchableMap();
+    for (const [key, value] of entries) {
+      tree.set(key, value);
+    }
+    return tree;
+  }
+  /**
+   * Creates a {@link SearchableMap} from the iterable properties of a JavaScript object
+   *
+   * @param object  Object of entries for the {@link SearchableMap}
+   * @return A new {@link SearchableMap} with the given entries
+   */
+  static fromObject(object2) {
+    return _SearchableMap.from(Object.entries(object2));
+  }
+};
+var trackDown = (tree, key, path = []) => {
+  if (key.length === 0 || tree == null) {
+    return [tree, path];
+  }
+  for (const k of tree.keys()) {
+    if (k !== LEAF && key.startsWith(k)) {
+      path.push([tree, k]);
+      return trackDown(tree.get(k), key.slice(k.length), path);
+    }
+  }
+  path.push([tree, key]);
+  return trackDown(void 0, "", path);
+};
+var lookup = (tree, key) => {
+  if (key.length === 0 || tree == null) {
+    return tree;
+  }
+  for (const k of tree.keys()) {
+    if (k !== LEAF && key.startsWith(k)) {
+      return lookup(tree.get(k), key.slice(k.length));
+    }
+  }
+};
+var createPath = (node, key) => {
+  const keyLength = key.length;
+  outer: for (let pos = 0; node && pos < keyLength; ) {
+    for (const k of node.keys()) {
+      if (k !== LEAF && key[pos] === k[0]) {
+        const len = Math.min(keyLength - pos, k.length);
+        let offset = 1;
+        while (offset < len && key[pos + offset] === k[offset])
+          ++offset;
+        const child2 = node.get(k);
+        if (offset === k.length) {
+          node = child2;
+        } else {
+          const intermediate = /* @__PURE__ */ new Map();
+          intermediate.set(k.slice(offset), child2);
+          node.set(key.slice(pos, pos + offset), intermediate);
+          node.delete(k);
+          node = intermediate;
+        }
+        pos += offset;
+        continue outer;
+      }
+    }
+    const child = /* @__PURE__ */ new Map();
+    node.set(key.slice(pos), child);
+    return child;
+  }
+  return node;
+};
+var remove = (tree, key) => {
+  const [node, path] = trackDown(tree, key);
+  if (node === void 0) {
+    return;
+  }
+  node.delete(LEAF);
+  if (node.size === 0) {
+    cleanup(path);
+  } else if (node.size === 1) {
+    const [key2, value] = node.entries().next().value;
+    merge2(path, key2, value);
+  }
+};
+var cleanup = (path) => {
+  if (path.length === 0) {
+    return;
+  }
+  const [node, key] = last(path);
+  node.delete(key);
+  if (node.size === 0) {
+    cleanup(path.slice(0, -1));
+  } else if (node.size === 1) {
+    const [key2, value] = node.entries().next().value;
+    if (key2 !== LEAF) {
+      merge2(path.slice(0, -1), key2, value);
+    }
+  }
+};
+var merge2 = (path, key, value) => {
+  if (path.length === 0) {
+    return;
+  }
+  const [node, nodeKey] = last(path);
+  node.set(nodeKey + key, value);
+  node.delete(nodeKey);
+};
+var last = (array2) => {
+  return array2[array2.length - 1];
+};
+var OR = "or";
+var AND = "and";
+var AND_NOT = "and_not";
+var MiniSearch = class _MiniSearch {
+  /**
+   * @param options  Configuration options
+   *
+   * ### Examples:
+   *
+   * ```javascript
+   * // Create a search engine that indexes the 'title' and 'text' fields of your
+   * // documents:
+   * const miniSearch = new MiniSearch({ fields: ['title', 'text'] })
+   * ```
+   *
+   * ### ID Field:
+   *
+   * ```javascript
+   * // Your documents are assumed to include a unique 'id' field, but if you want
+   * // to use a different field for document identification, you can set the
+   * // 'idField' option:
+   * const miniSearch = new MiniSearch({ idField: 'key', fields: ['title', 'text'] })
+   * ```
+   *
+   * ### Options and defaults:
+   *
+   * ```javascript
+   * // The full set of options (here with their default value) is:
+   * const miniSearch = new MiniSearch({
+   *   // idField: field that uniquely identifies a document
+   *   idField: 'id',
+   *
+   *   // extractField: function used to get the value of a field in a document.
+   *   // By default, it assumes the document is a flat object with field names as
+   *   // property keys and field values as string property values, but custom logic
+   *   // can be implemented by setting this option to a custom extractor function.
+   *   extractField: (document, fieldName) => document[fieldName],
+   *
+   *   // tokenize: function used to split fields into individual terms. By
+   *   // default, it is also used to tokenize search queries, unless a specific
+   *   // `tokenize` search option is supplied. When tokenizing an indexed field,
+   *   // the field name is passed as the second argument.
+   *   tokenize: (string, _fieldName) => string.split(SPACE_OR_PUNCTUATION),
+   *
+   *   // processTerm: function used to process each tokenized term before
+   *   // indexing. It can be used for stemming and normalization. Return a falsy
+   *   // value in order to discard a term. By default, it is also used to process
+   *   // search queries, unless a specific `processTerm` option is supplied as a
+   *   // search option. When processing a term from a indexed field, the field
+   *   // name is passed as the second argument.
+   *   processTerm: (term, _fieldName) => term.toLowerCase(),
+   *
+   *   // searchOptions: default search options, see the `search` method for
+   *   // details
+   *   searchOptions: undefined,
+   *
+   *   // fields: document fields to be indexed. Mandatory, but not set by default
+   *   fields: undefined
+   *
+   *   // storeFields: document fields to be stored and returned as part of the
+   *   // search results.
+   *   storeFields: []
+   * })
+   * ```
+   */
+  constructor(options) {
+    if ((options === null || options === void 0 ? void 0 : options.fields) == null) {
+      throw new Error('MiniSearch: option "fields" must be provided');
+    }
+    const autoVacuum = options.autoVacuum == null || options.autoVacuum === true ? defaultAutoVacuumOptions : options.autoVacuum;
+    this._options = {
+      ...defaultOptions,
+      ...options,
+      autoVacuum,
+      searchOptions: { ...defaultSearchOptions, ...options.searchOptions || {} },
+      autoSuggestOptions: { ...defaultAutoSuggestOptions, ...options.autoSuggestOptions || {} }
+    };
+    this._index = new SearchableMap();
+    this._documentCount = 0;
+    this._documentIds = /* @__PURE__ */ new Map();
+    this._idToShortId = /* @__PURE__ */ new Map();
+    this._fieldIds = {};
+    this._fieldLength = /* @__PURE__ */ new Map();
+    this._avgFieldLength = [];
+    this._nextId = 0;
+    this._storedFields = /* @__PURE__ */ new Map();
+    this._dirtCount = 0;
+    this._currentVacuum = null;
+    this._enqueuedVacuum = null;
+    this._enqueuedVacuumConditions = defaultVacuumConditions;
+    this.addFields(this._options.fields);
+  }
+  /**
+   * Adds a document to the index
+   *
+   * @param document  The document to be indexed
+   */
+  add(document) {
+    const { extractField: extractField2, stringifyField, tokenize: tokenize2, processTerm, fields, idField } = this._options;
+    const id = extractField2(document, idField);
+    if (id == null) {
+      throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
+    }
+    if (this._idToShortId.has(id)) {
+      throw new Error(`MiniSearch: duplicate ID ${id}`);
+    }
+    const shortDocumentId = this.addDocumentId(id);
+    this.saveStoredFields(shortDocumentId, document);
+    for (const field of fields) {
+      const fieldValue = extractField2(document, field);
+      if (fieldValue == null)
+        continue;
+      const tokens = tokenize2(stringifyField(fieldValue, field), field);
+      const fieldId = this._fieldIds[field];
+      const uniqueTerms = new Set(tokens).size;
+      this.addFieldLength(shortDocumentId, fieldId, this._documentCount - 1, uniqueTerms);
+      for (const term of tokens) {
+        const processedTerm = processTerm(term, field);
+        if (Array.isArray(processedTerm)) {
+          for (const t of processedTerm) {
+            this.addTerm(fieldId, shortDocumentId, t);
+          }
+        } else if (processedTerm) {
+          this.addTerm(fieldId, shortDocumentId, processedTerm);
+        }
+      }
+    }
+  }
+  /**
+   * Adds all the given documents to the index
+   *
+   * @param documents  An array of documents to be indexed
+   */
+  addAll(documents) {
+    for (const document of documents)
+      this.add(document);
+  }
+  /**
+   * Adds all the given documents to the index asynchronously.
+   *
+   * Returns a promise that resolves (to `undefined`) when the indexing is done.
+   * This method is useful when index many documents, to avoid blocking the main
+   * thread. The indexing is performed asynchronously and in chunks.
+   *
+   * @param documents  An array of documents to be indexed
+   * @param options  Configuration options
+   * @return A promise resolving to `undefined` when the indexing is done
+   */
+  addAllAsync(documents, options = {}) {
+    const { chunkSize = 10 } = options;
+    const acc = { chunk: [], promise: Promise.resolve() };
+    const { chunk, promise } = documents.reduce(({ chunk: chunk2, promise: promise2 }, document, i) => {
+      chunk2.push(document);
+      if ((i + 1) % chunkSize === 0) {
+        return {
+          chunk: [],
+          promise: promise2.then(() => new Promise((resolve4) => setTimeout(resolve4, 0))).then(() => this.addAll(chunk2))
+        };
+      } else {
+        return { chunk: chunk2, promise: promise2 };
+      }
+    }, acc);
+    return promise.then(() => this.addAll(chunk));
+  }
+  /**
+   * Removes the given document from the index.
+   *
+   * The document to remove must NOT have changed between indexing and removal,
+   * otherwise the index will be corrupted.
+   *
+   * This method requires passing the full document to be removed (not just the
+   * ID), and immediately removes the document from the inverted index, allowing
+   * memory to be released. A convenient alternative is {@link
+   * MiniSearch#discard}, which needs only the document ID, and has the same
+   * visible effect, but delays cleaning up the index until the next vacuuming.
+   *
+   * @param document  The document to be removed
+   */
+  remove(document) {
+    const { tokenize: tokenize2, processTerm, extractField: extractField2, stringifyField, fields, idField } = this._options;
+    const id = extractField2(document, idField);
+    if (id == null) {
+      throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
+    }
+    const shortId = this._idToShortId.get(id);
+    if (shortId == null) {
+      throw new Error(`MiniSearch: cannot remove document with ID ${id}: it is not in the index`);
+    }
+    for (const field of fields) {
+      const fieldValue = extractField2(document, field);
+      if (fieldValue == null)
+        continue;
+      const tokens = tokenize2(stringifyField(fieldValue, field), field);
+      const fieldId = this._fieldIds[field];
+      const uniqueTerms = new Set(tokens).size;
+      this.removeFieldLength(shortId, fieldId, this._documentCount, uniqueTerms);
+      for (const term of tokens) {
+        const processedTerm = processTerm(term, field);
+        if (Array.isArray(processedTerm)) {
+          for (const t of processedTerm) {
+            this.removeTerm(fieldId, shortId, t);
+          }
+        } else if (processedTerm) {
+          this.removeTerm(fieldId, shortId, processedTerm);
+        }
+      }
+    }
+    this._storedFields.delete(shortId);
+    this._documentIds.delete(shortId);
+    this._idToShortId.delete(id);
+    this._fieldLength.delete(shortId);
+    this._documentCount -= 1;
+  }
+  /**
+   * Removes all the given documents from the index. If called with no arguments,
+   * it removes _all_ documents from the index.
+   *
+   * @param documents  The documents to be removed. If this argument is omitted,
+   * all documents are removed. Note that, for removing all documents, it is
+   * more efficient to call this method with no arguments than to pass all
+   * documents.
+   */
+  removeAll(documents) {
+    if (documents) {
+      for (const document of documents)
+        this.remove(document);
+    } else if (arguments.length > 0) {
+      throw new Error("Expected documents to be present. Omit the argument to remove all documents.");
+    } else {
+      this._index = new SearchableMap();
+      this._documentCount = 0;
+      this._documentIds = /* @__PURE__ */ new Map();
+      this._idToShortId = /* @__PURE__ */ new Map();
+      this._fieldLength = /* @__PURE__ */ new Map();
+      this._avgFieldLength = [];
+      this._storedFields = /* @__PURE__ */ new Map();
+      this._nextId = 0;
+    }
+  }
+  /**
+   * Discards the document with the given ID, so it won't appear in search results
+   *
+   * It has the same visible effect of {@link MiniSearch.remove} (both cause the
+   * document to stop appearing in searches), but a different effect on the
+   * internal data structures:
+   *
+   *   - {@link MiniSearch#remove} requires passing the full document to be
+   *   removed as argument, and removes it from the inverted index immediately.
+   *
+   *   - {@link MiniSearch#discard} instead only needs the document ID, and
+   *   works by marking the current version of the document as discarded, so it
+   *   is immediately ignored by searches. This is faster and more convenient
+   *   than {@link MiniSearch#remove}, but the index is not immediately
+   *   modified. To take care of that, vacuuming is performed after a certain
+   *   number of documents are discarded, cleaning up the index and allowing
+   *   memory to be released.
+   *
+   * After discarding a document, it is possible to re-add a new version, and
+   * only the new version will appear in searches. In other words, discarding
+   * and re-adding a document works exactly like removing and re-adding it. The
+   * {@link MiniSearch.replace} method can also be used to replace a document
+   * with a new version.
+   *
+   * #### Details about vacuuming
+   *
+   * Repetite calls to this method would leave obsolete document references in
+   * the index, invisible to searches. Two mechanisms take care of cleaning up:
+   * clean up during search, and vacuuming.
+   *
+   *   - Upon search, whenever a discarded ID is found (and ignored for the
+   *   results), references to the discarded document are removed from the
+   *   inverted index entries for the search terms. This ensures that subsequent
+   *   searches for the same terms do not need to skip these obsolete references
+   *   again.
+   *
+   *   - In addition, vacuuming is performed automatically by default (see the
+   *   `autoVacuum` field in {@link Options}) after a certain number of
+   *   documents are discarded. Vacuuming traverses all terms in the index,
+   *   cleaning up all references to discarded documents. Vacuuming can also be
+   *   triggered manually by calling {@link MiniSearch#vacuum}.
+   *
+   * @param id  The ID of the document to be discarded
+   */
+  discard(id) {
+    const shortId = this._idToShortId.get(id);
+    if (shortId == null) {
+      throw new Error(`MiniSearch: cannot discard document with ID ${id}: it is not in the index`);
+    }
+    this._idToShortId.delete(id);
+    this._documentIds.delete(shortId);
+    this._storedFields.delete(shortId);
+    (this._fieldLength.get(shortId) || []).forEach((fieldLength, fieldId) => {
+      this.removeFieldLength(shortId, fieldId, this._documentCount, fieldLength);
+    });
+    this._fieldLength.delete(shortId);
+    this._documentCount -= 1;
+    this._dirtCount += 1;
+    this.maybeAutoVacuum();
+  }
+  maybeAutoVacuum() {
+    if (this._options.autoVacuum === false) {
+      return;
+    }
+    const { minDirtFactor, minDirtCount, batchSize, batchWait } = this._options.autoVacuum;
+    this.conditionalVacuum({ batchSize, batchWait }, { minDirtCount, minDirtFactor });
+  }
+  /**
+   * Discards the documents with the given IDs, so they won't appear in search
+   * results
+   *
+   * It is equivalent to calling {@link MiniSearch#discard} for all the given
+   * IDs, but with the optimization of triggering at most one automatic
+   * vacuuming at the end.
+   *
+   * Note: to remove all documents from the index, it is faster and more
+   * convenient to call {@link MiniSearch.removeAll} with no argument, instead
+   * of passing all IDs to this method.
+   */
+  discardAll(ids) {
+    const autoVacuum = this._options.autoVacuum;
+    try {
+      this._options.autoVacuum = false;
+      for (const id of ids) {
+        this.discard(id);
+      }
+    } finally {
+      this._options.autoVacuum = autoVacuum;
+    }
+    this.maybeAutoVacuum();
+  }
+  /**
+   * It replaces an existing document with the given updated version
+   *
+   * It works by discarding the current version and adding the updated one, so
+   * it is functionally equivalent to calling {@link MiniSearch#discard}
+   * followed by {@link MiniSearch#add}. The ID of the updated document should
+   * be the same as the original one.
+   *
+   * Since it uses {@link MiniSearch#discard} internally, this method relies on
+   * vacuuming to clean up obsolete document references from the index, allowing
+   * memory to be released (see {@link MiniSearch#discard}).
+   *
+   * @param updatedDocument  The updated document to replace the old version
+   * with
+   */
+  replace(updatedDocument) {
+    const { idField, extractField: extractField2 } = this._options;
+    const id = extractField2(updatedDocument, idField);
+    this.discard(id);
+    this.add(updatedDocument);
+  }
+  /**
+   * Triggers a manual vacuuming, cleaning up references to discarded documents
+   * from the inverted index
+   *
+   * Vacuuming is only useful for applications that use the {@link
+   * MiniSearch#discard} or {@link MiniSearch#replace} methods.
+   *
+   * By default, vacuuming is performed automatically when needed (controlled by
+   * the `autoVacuum` field in {@link Options}), so there is usually no need to
+   * call this method, unless one wants to make sure to perform vacuuming at a
+   * specific moment.
+   *
+   * Vacuuming traverses all terms in the inverted index in batches, and cleans
+   * up references to discarded documents from the posting list, allowing memory
+   * to be released.
+   *
+   * The method takes an optional object as argument with the following keys:
+   *
+   *   - `batchSize`: the size of each batch (1000 by default)
+   *
+   *   - `batchWait`: the number of milliseconds to wait between batches (10 by
+   *   default)
+   *
+   * On large indexes, vacuuming could have a non-negligible cost: batching
+   * avoids blocking the thread for long, diluting this cost so that it is not
+   * negatively affecting the application. Nonetheless, this method should only
+   * be called when necessary, and relying on automatic vacuuming is usually
+   * better.
+   *
+   * It returns a promise that resolves (to undefined) when the clean up is
+   * completed. If vacuuming is already ongoing at the time this method is
+   * called, a new one is enqueued immediately after the ongoing one, and a
+   * corresponding promise is returned. However, no more than one vacuuming is
+   * enqueued on top of the ongoing one, even if this method is called more
+   * times (enqueuing multiple ones would be useless).
+   *
+   * @param options  Configuration options for the batch size and delay. See
+   * {@link VacuumOptions}.
+   */
+  vacuum(options = {}) {
+    return this.conditionalVacuum(options);
+  }
+  conditionalVacuum(options, conditions) {
+    if (this._currentVacuum) {
+      this._enqueuedVacuumConditions = this._enqueuedVacuumConditions && conditions;
+      if (this._enqueuedVacuum != null) {
+        return this._enqueuedVacuum;
+      }
+      this._enqueuedVacuum = this._currentVacuum.then(() => {
+        const conditions2 = this._enqueuedVacuumConditions;
+        this._enqueuedVacuumConditions = defaultVacuumConditions;
+        return this.performVacuuming(options, conditions2);
+      });
+      return this._enqueuedVacuum;
+    }
+    if (this.vacuumConditionsMet(conditions) === false) {
+      return Promise.resolve();
+    }
+    this._currentVacuum = this.performVacuuming(options);
+    return this._currentVacuum;
+  }
+  async performVacuuming(options, conditions) {
+    const initialDirtCount = this._dirtCount;
+    if (this.vacuumConditionsMet(conditions)) {
+      const batchSize = options.batchSize || defaultVacuumOptions.batchSize;
+      const batchWait = options.batchWait || defaultVacuumOptions.batchWait;
+      let i = 1;
+      for (const [term, fieldsData] of this._index) {
+        for (const [fieldId, fieldIndex] of fieldsData) {
+          for (const [shortId] of fieldIndex) {
+            if (this._documentIds.has(shortId)) {
+              continue;
+            }
+            if (fieldIndex.size <= 1) {
+              fieldsData.delete(fieldId);
+            } else {
+              fieldIndex.delete(shortId);
+            }
+          }
+        }
+        if (this._index.get(term).size === 0) {
+          this._index.delete(term);
+        }
+        if (i % batchSize === 0) {
+          await new Promise((resolve4) => setTimeout(resolve4, batchWait));
+        }
+        i += 1;
+      }
+      this._dirtCount -= initialDirtCount;
+    }
+    await null;
+    this._currentVacuum = this._enqueuedVacuum;
+    this._enqueuedVacuum = null;
+  }
+  vacuumConditionsMet(conditions) {
+    if (conditions == null) {
+      return true;
+    }
+    let { minDirtCount, minDirtFactor } = conditions;
+    minDirtCount = minDirtCount || defaultAutoVacuumOptions.minDirtCount;
+    minDirtFactor = minDirtFactor || defaultAutoVacuumOptions.minDirtFactor;
+    return this.dirtCount >= minDirtCount && this.dirtFactor >= minDirtFactor;
+  }
+  /**
+   * Is `true` if a vacuuming operation is ongoing, `false` otherwise
+   */
+  get isVacuuming() {
+    return this._currentVacuum != null;
+  }
+  /**
+   * The number of documents discarded since the most recent vacuuming
+   */
+  get dirtCount() {
+    return this._dirtCount;
+  }
+  /**
+   * A number between 0 and 1 giving an indication about the proportion of
+   * documents that are discarded, and can therefore be cleaned up by vacuuming.
+   * A value close to 0 means that the index is relatively clean, while a higher
+   * value means that the index is relatively dirty, and vacuuming could release
+   * memory.
+   */
+  get dirtFactor() {
+    return this._dirtCount / (1 + this._documentCount + this._dirtCount);
+  }
+  /**
+   * Returns `true` if a document with the given ID is present in the index and
+   * available for search, `false` otherwise
+   *
+   * @param id  The document ID
+   */
+  has(id) {
+    return this._idToShortId.has(id);
+  }
+  /**
+   * Returns the stored fields (as configured in the `storeFields` constructor
+   * option) for the given document ID. Returns `undefined` if the document is
+   * not present in the index.
+   *
+   * @param id  The document ID
+   */
+  getStoredFields(id) {
+    const shortId = this._idToShortId.get(id);
+    if (shortId == null) {
+      return void 0;
+    }
+    return this._storedFields.get(shortId);
+  }
+  /**
+   * Search for documents matching the given search query.
+   *
+   * The result is a list of scored document IDs matching the query, sorted by
+   * descending score, and each including data about which terms were matched and
+   * in which fields.
+   *
+   * ### Basic usage:
+   *
+   * ```javascript
+   * // Search for "zen art motorcycle" with default options: terms have to match
+   * // exactly, and individual terms are joined with OR
+   * miniSearch.search('zen art motorcycle')
+   * // => [ { id: 2, score: 2.77258, match: { ... } }, { id: 4, score: 1.38629, match: { ... } } ]
+   * ```
+   *
+   * ### Restrict search to specific fields:
+   *
+   * ```javascript
+   * // Search only in the 'title' field
+   * miniSearch.search('zen', { fields: ['title'] })
+   * ```
+   *
+   * ### Field boosting:
+   *
+   * ```javascript
+   * // Boost a field
+   * miniSearch.search('zen', { boost: { title: 2 } })
+   * ```
+   *
+   * ### Prefix search:
+   *
+   * ```javascript
+   * // Search for "moto" with prefix search (it will match documents
+   * // containing terms that start with "moto" or "neuro")
+   * miniSearch.search('moto neuro', { prefix: true })
+   * ```
+   *
+   * ### Fuzzy search:
+   *
+   * ```javascript
+   * // Search for "ismael" with fuzzy search (it will match documents containing
+   * // terms similar to "ismael", with a maximum edit distance of 0.2 term.length
+   * // (rounded to nearest integer)
+   * miniSearch.search('ismael', { fuzzy: 0.2 })
+   * ```
+   *
+   * ### Combining strategies:
+   *
+   * ```javascript
+   * // Mix of exact match, prefix search, and fuzzy search
+   * miniSearch.search('ismael mob', {
+   *  prefix: true,
+   *  fuzzy: 0.2
+   * })
+   * ```
+   *
+   * ### Advanced prefix and fuzzy search:
+   *
+   * ```javascript
+   * // Perform fuzzy and prefix search depending on the search term. Here
+   * // performing prefix and fuzzy search only on terms longer than 3 characters
+   * miniSearch.search('ismael mob', {
+   *  prefix: term => term.length > 3
+   *  fuzzy: term => term.length > 3 ? 0.2 : null
+   * })
+   * ```
+   *
+   * ### Combine with AND:
+   *
+   * ```javascript
+   * // Combine search terms with AND (to match only documents that contain both
+   * // "motorcycle" and "art")
+   * miniSearch.search('motorcycle art', { combineWith: 'AND' })
+   * ```
+   *
+   * ### Combine with AND_NOT:
+   *
+   * There is also an AND_NOT combinator, that finds documents that match the
+   * first term, but do not match any of the other terms. This combinator is
+   * rarely useful with simple queries, and is meant to be used with advanced
+   * query combinations (see later for more details).
+   *
+   * ### Filtering results:
+   *
+   * ```javascript
+   * // Filter only results in the 'fiction' category (assuming that 'category'
+   * // is a stored field)
+   * miniSearch.search('motorcycle art', {
+   *   filter: (result) => result.category === 'fiction'
+   * })
+   * ```
+   *
+   * ### Wildcard query
+   *
+   * Searching for an empty string (assuming the default tokenizer) returns no
+   * results. Sometimes though, one needs to match all documents, like in a
+   * "wildcard" search. This is possible by passing the special value
+   * {@link MiniSearch.wildcard} as the query:
+   *
+   * ```javascript
+   * // Return search results for all documents
+   * miniSearch.search(MiniSearch.wildcard)
+   * ```
+   *
+   * Note that search options such as `filter` and `boostDocument` are still
+   * applied, influencing which results are returned, and their order:
+   *
+   * ```javascript
+   * // Return search results for all documents in the 'fiction' category
+   * miniSearch.search(MiniSearch.wildcard, {
+   *   filter: (result) => result.category === 'fiction'
+   * })
+   * ```
+   *
+   * ### Advanced combination of queries:
+   *
+   * It is possible to combine different subqueries with OR, AND, and AND_NOT,
+   * and even with different search options, by passing a query expression
+   * tree object as the first argument, instead of a string.
+   *
+   * ```javascript
+   * // Search for documents that contain "zen" and ("motorcycle" or "archery")
+   * miniSearch.search({
+   *   combineWith: 'AND',
+   *   queries: [
+   *     'zen',
+   *     {
+   *       combineWith: 'OR',
+   *       queries: ['motorcycle', 'archery']
+   *     }
+   *   ]
+   * })
+   *
+   * // Search for documents that contain ("apple" or "pear") but not "juice" and
+   * // not "tree"
+   * miniSearch.search({
+   *   combineWith: 'AND_NOT',
+   *   queries: [
+   *     {
+   *       combineWith: 'OR',
+   *       queries: ['apple', 'pear']
+   *     },
+   *     'juice',
+   *     'tree'
+   *   ]
+   * })
+   * ```
+   *
+   * Each node in the expression tree can be either a string, or an object that
+   * supports all {@link SearchOptions} fields, plus a `queries` array field for
+   * subqueries.
+   *
+   * Note that, while this can become complicated to do by hand for complex or
+   * deeply nested queries, it provides a formalized expression tree API for
+   * external libraries that implement a parser for custom query languages.
+   *
+   * @param query  Search query
+   * @param searchOptions  Search options. Each option, if not given, defaults to the corresponding value of `searchOptions` given to the constructor, or to the library default.
+   */
+  search(query, searchOptions = {}) {
+    const { searchOptions: globalSearchOptions } = this._options;
+    const searchOptionsWithDefaults = { ...globalSearchOptions, ...searchOptions };
+    const rawResults = this.executeQuery(query, searchOptions);
+    const results = [];
+    for (const [docId, { score, terms, match }] of rawResults) {
+      const quality = terms.length || 1;
+      const result = {
+        id: this._documentIds.get(docId),
+        score: score * quality,
+        terms: Object.keys(match),
+        queryTerms: terms,
+        match
+      };
+      Object.assign(result, this._storedFields.get(docId));
+      if (searchOptionsWithDefaults.filter == null || searchOptionsWithDefaults.filter(result)) {
+        results.push(result);
+      }
+    }
+    if (query === _MiniSearch.wildcard && searchOptionsWithDefaults.boostDocument == null) {
+      return results;
+    }
+    results.sort(byScore);
+    return results;
+  }
+  /**
+   * Provide suggestions for the given search query
+   *
+   * The result is a list of suggested modified search queries, derived from the
+   * given search query, each with a relevance score, sorted by descending score.
+   *
+   * By default, it uses the same options used for search, except that by
+   * default it performs prefix search on the last term of the query, and
+   * combine terms with `'AND'` (requiring all query terms to match). Custom
+   * options can be passed as a second argument. Defaults can be changed upon
+   * calling the {@link MiniSearch} constructor, by passing a
+   * `autoSuggestOptions` option.
+   *
+   * ### Basic usage:
+   *
+   * ```javascript
+   * // Get suggestions for 'neuro':
+   * miniSearch.autoSuggest('neuro')
+   * // => [ { suggestion: 'neuromancer', terms: [ 'neuromancer' ], score: 0.46240 } ]
+   * ```
+   *
+   * ### Multiple words:
+   *
+   * ```javascript
+   * // Get suggestions for 'zen ar':
+   * miniSearch.autoSuggest('zen ar')
+   * // => [
+   * //  { suggestion: 'zen archery art', terms: [ 'zen', 'archery', 'art' ], score: 1.73332 },
+   * //  { suggestion: 'zen art', terms: [ 'zen', 'art' ], score: 1.21313 }
+   * // ]
+   * ```
+   *
+   * ### Fuzzy suggestions:
+   *
+   * ```javascript
+   * // Correct spelling mistakes using fuzzy search:
+   * miniSearch.autoSuggest('neromancer', { fuzzy: 0.2 })
+   * // => [ { suggestion: 'neuromancer', terms: [ 'neuromancer' ], score: 1.03998 } ]
+   * ```
+   *
+   * ### Filtering:
+   *
+   * ```javascript
+   * // Get suggestions for 'zen ar', but only within the 'fiction' category
+   * // (assuming that 'category' is a stored field):
+   * miniSearch.autoSuggest('zen ar', {
+   *   filter: (result) => result.category === 'fiction'
+   * })
+   * // => [
+   * //  { suggestion: 'zen archery art', terms: [ 'zen', 'archery', 'art' ], score: 1.73332 },
+   * //  { suggestion: 'zen art', terms: [ 'zen', 'art' ], score: 1.21313 }
+   * // ]
+   * ```
+   *
+   * @param queryString  Query string to be expanded into suggestions
+   * @param options  Search options. The supported options and default values
+   * are the same as for the {@link MiniSearch#search} method, except that by
+   * default prefix search is performed on the last term in the query, and terms
+   * are combined with `'AND'`.
+   * @return  A sorted array of suggestions sorted by relevance score.
+   */
+  autoSuggest(queryString, options = {}) {
+    options = { ...this._options.autoSuggestOptions, ...options };
+    const suggestions = /* @__PURE__ */ new Map();
+    for (const { score, terms } of this.search(queryString, options)) {
+      const phrase = terms.join(" ");
+      const suggestion = suggestions.get(phrase);
+      if (suggestion != null) {
+        suggestion.score += score;
+        suggestion.count += 1;
+      } else {
+        suggestions.set(phrase, { score, terms, count: 1 });
+      }
+    }
+    const results = [];
+    for (const [suggestion, { score, terms, count }] of suggestions) {
+      results.push({ suggestion, terms, score: score / count });
+    }
+    results.sort(byScore);
+    return results;
+  }
+  /**
+   * Total number of documents available to search
+   */
+  get documentCount() {
+    return this._documentCount;
+  }
+  /**
+   * Number of terms in the index
+   */
+  get termCount() {
+    return this._index.size;
+  }
+  /**
+   * Deserializes a JSON index (serialized with `JSON.stringify(miniSearch)`)
+   * and instantiates a MiniSearch instance. It should be given the same options
+   * originally used when serializing the index.
+   *
+   * ### Usage:
+   *
+   * ```javascript
+   * // If the index was serialized with:
+   * let miniSearch = new MiniSearch({ fields: ['title', 'text'] })
+   * miniSearch.addAll(documents)
+   *
+   * const json = JSON.stringify(miniSearch)
+   * // It can later be deserialized like this:
+   * miniSearch = MiniSearch.loadJSON(json, { fields: ['title', 'text'] })
+   * ```
+   *
+   * @param json  JSON-serialized index
+   * @param options  configuration options, same as the constructor
+   * @return An instance of MiniSearch deserialized from the given JSON.
+   */
+  static loadJSON(json, options) {
+    if (options == null) {
+      throw new Error("MiniSearch: loadJSON should be given the same options used when serializing the index");
+    }
+    return this.loadJS(JSON.parse(json), options);
+  }
+  /**
+   * Async equivalent of {@link MiniSearch.loadJSON}
+   *
+   * This function is an alternative to {@link MiniSearch.loadJSON} that returns
+   * a promise, and loads the index in batches, leaving pauses between them to avoid
+   * blocking the main thread. It tends to be slower than the synchronous
+   * version, but does not block the main thread, so it can be a better choice
+   * when deserializing very large indexes.
+   *
+   * @param json  JSON-serialized index
+   * @param options  configuration options, same as the constructor
+   * @return A Promise that will resolve to an instance of MiniSearch deserialized from the given JSON.
+   */
+  static async loadJSONAsync(json, options) {
+    if (options == null) {
+      throw new Error("MiniSearch: loadJSON should be given the same options used when serializing the index");
+    }
+    return this.loadJSAsync(JSON.parse(json), options);
+  }
+  /**
+   * Returns the default value of an option. It will throw an error if no option
+   * with the given name exists.
+   *
+   * @param optionName  Name of the option
+   * @return The default value of the given option
+   *
+   * ### Usage:
+   *
+   * ```javascript
+   * // Get default tokenizer
+   * MiniSearch.getDefault('tokenize')
+   *
+   * // Get default term processor
+   * MiniSearch.getDefault('processTerm')
+   *
+   * // Unknown options will throw an error
+   * MiniSearch.getDefault('notExisting')
+   * // => throws 'MiniSearch: unknown option "notExisting"'
+   * ```
+   */
+  static getDefault(optionName) {
+    if (defaultOptions.hasOwnProperty(optionName)) {
+      return getOwnProperty(defaultOptions, optionName);
+    } else {
+      throw new Error(`MiniSearch: unknown option "${optionName}"`);
+    }
+  }
+  /**
+   * @ignore
+   */
+  static loadJS(js, options) {
+    const { index, documentIds, fieldLength, storedFields, serializationVersion } = js;
+    const miniSearch = this.instantiateMiniSearch(js, options);
+    miniSearch._documentIds = objectToNumericMap(documentIds);
+    miniSearch._fieldLength = objectToNumericMap(fieldLength);
+    miniSearch._storedFields = objectToNumericMap(storedFields);
+    for (const [shortId, id] of miniSearch._documentIds) {
+      miniSearch._idToShortId.set(id, shortId);
+    }
+    for (const [term, data] of index) {
+      const dataMap = /* @__PURE__ */ new Map();
+      for (const fieldId of Object.keys(data)) {
+        let indexEntry = data[fieldId];
+        if (serializationVersion === 1) {
+          indexEntry = indexEntry.ds;
+        }
+        dataMap.set(parseInt(fieldId, 10), objectToNumericMap(indexEntry));
+      }
+      miniSearch._index.set(term, dataMap);
+    }
+    return miniSearch;
+  }
+  /**
+   * @ignore
+   */
+  static async loadJSAsync(js, options) {
+    const { index, documentIds, fieldLength, storedFields, serializationVersion } = js;
+    const miniSearch = this.instantiateMiniSearch(js, options);
+    miniSearch._documentIds = await objectToNumericMapAsync(documentIds);
+    miniSearch._fieldLength = await objectToNumericMapAsync(fieldLength);
+    miniSearch._storedFields = await objectToNumericMapAsync(storedFields);
+    for (const [shortId, id] of miniSearch._documentIds) {
+      miniSearch._idToShortId.set(id, shortId);
+    }
+    let count = 0;
+    for (const [term, data] of index) {
+      const dataMap = /* @__PURE__ */ new Map();
+      for (const fieldId of Object.keys(data)) {
+        let indexEntry = data[fieldId];
+        if (serializationVersion === 1) {
+          indexEntry = indexEntry.ds;
+        }
+        dataMap.set(parseInt(fieldId, 10), await objectToNumericMapAsync(indexEntry));
+      }
+      if (++count % 1e3 === 0)
+        await wait(0);
+      miniSearch._index.set(term, dataMap);
+    }
+    return miniSearch;
+  }
+  /**
+   * @ignore
+   */
+  static instantiateMiniSearch(js, options) {
+    const { documentCount, nextId, fieldIds, averageFieldLength, dirtCount, serializationVersion } = js;
+    if (serializationVersion !== 1 && serializationVersion !== 2) {
+      throw new Error("MiniSearch: cannot deserialize an index created with an incompatible version");
+    }
+    const miniSearch = new _MiniSearch(options);
+    miniSearch._documentCount = documentCount;
+    miniSearch._nextId = nextId;
+    miniSearch._idToShortId = /* @__PURE__ */ new Map();
+    miniSearch._fieldIds = fieldIds;
+    miniSearch._avgFieldLength = averageFieldLength;
+    miniSearch._dirtCount = dirtCount || 0;
+    miniSearch._index = new SearchableMap();
+    return miniSearch;
+  }
+  /**
+   * @ignore
+   */
+  executeQuery(query, searchOptions = {}) {
+    if (query === _MiniSearch.wildcard) {
+      return this.executeWildcardQuery(searchOptions);
+    }
+    if (typeof query !== "string") {
+      const options2 = { ...searchOptions, ...query, queries: void 0 };
+      const results2 = query.queries.map((subquery) => this.executeQuery(subquery, options2));
+      return this.combineResults(results2, options2.combineWith);
+    }
+    const { tokenize: tokenize2, processTerm, searchOptions: globalSearchOptions } = this._options;
+    const options = { tokenize: tokenize2, processTerm, ...globalSearchOptions, ...searchOptions };
+    const { tokenize: searchTokenize, processTerm: searchProcessTerm } = options;
+    const terms = searchTokenize(query).flatMap((term) => searchProcessTerm(term)).filter((term) => !!term);
+    const queries = terms.map(termToQuerySpec(options));
+    const results = queries.map((query2) => this.executeQuerySpec(query2, options));
+    return this.combineResults(results, options.combineWith);
+  }
+  /**
+   * @ignore
+   */
+  executeQuerySpec(query, searchOptions) {
+    const options = { ...this._options.searchOptions, ...searchOptions };
+    const boosts = (options.fields || this._options.fields).reduce((boosts2, field) => ({ ...boosts2, [field]: getOwnProperty(options.boost, field) || 1 }), {});
+    const { boostDocument, weights, maxFuzzy, bm25: bm25params } = options;
+    const { fuzzy: fuzzyWeight, prefix: prefixWeight } = { ...defaultSearchOptions.weights, ...weights };
+    const data = this._index.get(query.term);
+    const results = this.termResults(query.term, query.term, 1, query.termBoost, data, boosts, boostDocument, bm25params);
+    let prefixMatches;
+    let fuzzyMatches;
+    if (query.prefix) {
+      prefixMatches = this._index.atPrefix(query.term);
+    }
+    if (query.fuzzy) {
+      const fuzzy = query.fuzzy === true ? 0.2 : query.fuzzy;
+      const maxDistance = fuzzy < 1 ? Math.min(maxFuzzy, Math.round(query.term.length * fuzzy)) : fuzzy;
+      if (maxDistance)
+        fuzzyMatches = this._index.fuzzyGet(query.term, maxDistance);
+    }
+    if (prefixMatches) {
+      for (const [term, data2] of prefixMatches) {
+        const distance = term.length - query.term.length;
+        if (!distance) {
+          continue;
+        }
+        fuzzyMatches === null || fuzzyMatches === void 0 ? void 0 : fuzzyMatches.delete(term);
+        const weight = prefixWeight * term.length / (term.length + 0.3 * distance);
+        this.termResults(query.term, term, weight, query.termBoost, data2, boosts, boostDocument, bm25params, results);
+      }
+    }
+    if (fuzzyMatches) {
+      for (const term of fuzzyMatches.keys()) {
+        const [data2, distance] = fuzzyMatches.get(term);
+        if (!distance) {
+          continue;
+        }
+        const weight = fuzzyWeight * term.length / (term.length + distance);
+        this.termResults(query.term, term, weight, query.termBoost, data2, boosts, boostDocument, bm25params, results);
+      }
+    }
+    return results;
+  }
+  /**
+   * @ignore
+   */
+  executeWildcardQuery(searchOptions) {
+    const results = /* @__PURE__ */ new Map();
+    const options = { ...this._options.searchOptions, ...searchOptions };
+    for (const [shortId, id] of this._documentIds) {
+      const score = options.boostDocument ? options.boostDocument(id, "", this._storedFields.get(shortId)) : 1;
+      results.set(shortId, {
+        score,
+        terms: [],
+        match: {}
+      });
+    }
+    return results;
+  }
+  /**
+   * @ignore
+   */
+  combineResults(results, combineWith = OR) {
+    if (results.length === 0) {
+      return /* @__PURE__ */ new Map();
+    }
+    const operator = combineWith.toLowerCase();
+    const combinator = combinators[operator];
+    if (!combinator) {
+      throw new Error(`Invalid combination operator: ${combineWith}`);
+    }
+    return results.reduce(combinator) || /* @__PURE__ */ new Map();
+  }
+  /**
+   * Allows serialization of the index to JSON, to possibly store it and later
+   * deserialize it with {@link MiniSearch.loadJSON}.
+   *
+   * Normally one does not directly call this method, but rather call the
+   * standard JavaScript `JSON.stringify()` passing the {@link MiniSearch}
+   * instance, and JavaScript will internally call this method. Upon
+   * deserialization, one must pass to {@link MiniSearch.loadJSON} the same
+   * options used to create the original instance that was serialized.
+   *
+   * ### Usage:
+   *
+   * ```javascript
+   * // Serialize the index:
+   * let miniSearch = new MiniSearch({ fields: ['title', 'text'] })
+   * miniSearch.addAll(documents)
+   * const json = JSON.stringify(miniSearch)
+   *
+   * // Later, to deserialize it:
+   * miniSearch = MiniSearch.loadJSON(json, { fields: ['title', 'text'] })
+   * ```
+   *
+   * @return A plain-object serializable representation of the search index.
+   */
+  toJSON() {
+    const index = [];
+    for (const [term, fieldIndex] of this._index) {
+      const data = {};
+      for (const [fieldId, freqs] of fieldIndex) {
+        data[fieldId] = Object.fromEntries(freqs);
+      }
+      index.push([term, data]);
+    }
+    return {
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      documentIds: Object.fromEntries(this._documentIds),
+      fieldIds: this._fieldIds,
+      fieldLength: Object.fromEntries(this._fieldLength),
+      averageFieldLength: this._avgFieldLength,
+      storedFields: Object.fromEntries(this._storedFields),
+      dirtCount: this._dirtCount,
+      index,
+      serializationVersion: 2
+    };
+  }
+  /**
+   * @ignore
+   */
+  termResults(sourceTerm, derivedTerm, termWeight, termBoost, fieldTermData, fieldBoosts, boostDocumentFn, bm25params, results = /* @__PURE__ */ new Map()) {
+    if (fieldTermData == null)
+      return results;
+    for (const field of Object.keys(fieldBoosts)) {
+      const fieldBoost = fieldBoosts[field];
+      const fieldId = this._fieldIds[field];
+      const fieldTermFreqs = fieldTermData.get(fieldId);
+      if (fieldTermFreqs == null)
+        continue;
+      let matchingFields = fieldTermFreqs.size;
+      const avgFieldLength = this._avgFieldLength[fieldId];
+      for (const docId of fieldTermFreqs.keys()) {
+        if (!this._documentIds.has(docId)) {
+          this.removeTerm(fieldId, docId, derivedTerm);
+          matchingFields -= 1;
+          continue;
+        }
+        const docBoost = boostDocumentFn ? boostDocumentFn(this._documentIds.get(docId), derivedTerm, this._storedFields.get(docId)) : 1;
+        if (!docBoost)
+          continue;
+        const termFreq = fieldTermFreqs.get(docId);
+        const fieldLength = this._fieldLength.get(docId)[fieldId];
+        const rawScore = calcBM25Score(termFreq, matchingFields, this._documentCount, fieldLength, avgFieldLength, bm25params);
+        const weightedScore = termWeight * termBoost * fieldBoost * docBoost * rawScore;
+        const result = results.get(docId);
+        if (result) {
+          result.score += weightedScore;
+          assignUniqueTerm(result.terms, sourceTerm);
+          const match = getOwnProperty(result.match, derivedTerm);
+          if (match) {
+            match.push(field);
+          } else {
+            result.match[derivedTerm] = [field];
+          }
+        } else {
+          results.set(docId, {
+            score: weightedScore,
+            terms: [sourceTerm],
+            match: { [derivedTerm]: [field] }
+          });
+        }
+      }
+    }
+    return results;
+  }
+  /**
+   * @ignore
+   */
+  addTerm(fieldId, documentId, term) {
+    const indexData = this._index.fetch(term, createMap);
+    let fieldIndex = indexData.get(fieldId);
+    if (fieldIndex == null) {
+      fieldIndex = /* @__PURE__ */ new Map();
+      fieldIndex.set(documentId, 1);
+      indexData.set(fieldId, fieldIndex);
+    } else {
+      const docs = fieldIndex.get(documentId);
+      fieldIndex.set(documentId, (docs || 0) + 1);
+    }
+  }
+  /**
+   * @ignore
+   */
+  removeTerm(fieldId, documentId, term) {
+    if (!this._index.has(term)) {
+      this.warnDocumentChanged(documentId, fieldId, term);
+      return;
+    }
+    const indexData = this._index.fetch(term, createMap);
+    const fieldIndex = indexData.get(fieldId);
+    if (fieldIndex == null || fieldIndex.get(documentId) == null) {
+      this.warnDocumentChanged(documentId, fieldId, term);
+    } else if (fieldIndex.get(documentId) <= 1) {
+      if (fieldIndex.size <= 1) {
+        indexData.delete(fieldId);
+      } else {
+        fieldIndex.delete(documentId);
+      }
+    } else {
+      fieldIndex.set(documentId, fieldIndex.get(documentId) - 1);
+    }
+    if (this._index.get(term).size === 0) {
+      this._index.delete(term);
+    }
+  }
+  /**
+   * @ignore
+   */
+  warnDocumentChanged(shortDocumentId, fieldId, term) {
+    for (const fieldName of Object.keys(this._fieldIds)) {
+      if (this._fieldIds[fieldName] === fieldId) {
+        this._options.logger("warn", `MiniSearch: document with ID ${this._documentIds.get(shortDocumentId)} has changed before removal: term "${term}" was not present in field "${fieldName}". Removing a document after it has changed can corrupt the index!`, "version_conflict");
+        return;
+      }
+    }
+  }
+  /**
+   * @ignore
+   */
+  addDocumentId(documentId) {
+    const shortDocumentId = this._nextId;
+    this._idToShortId.set(documentId, shortDocumentId);
+    this._documentIds.set(shortDocumentId, documentId);
+    this._documentCount += 1;
+    this._nextId += 1;
+    return shortDocumentId;
+  }
+  /**
+   * @ignore
+   */
+  addFields(fields) {
+    for (let i = 0; i < fields.length; i++) {
+      this._fieldIds[fields[i]] = i;
+    }
+  }
+  /**
+   * @ignore
+   */
+  addFieldLength(documentId, fieldId, count, length) {
+    let fieldLengths = this._fieldLength.get(documentId);
+    if (fieldLengths == null)
+      this._fieldLength.set(documentId, fieldLengths = []);
+    fieldLengths[fieldId] = length;
+    const averageFieldLength = this._avgFieldLength[fieldId] || 0;
+    const totalFieldLength = averageFieldLength * count + length;
+    this._avgFieldLength[fieldId] = totalFieldLength / (count + 1);
+  }
+  /**
+   * @ignore
+   */
+  removeFieldLength(documentId, fieldId, count, length) {
+    if (count === 1) {
+      this._avgFieldLength[fieldId] = 0;
+      return;
+    }
+    const totalFieldLength = this._avgFieldLength[fieldId] * count - length;
+    this._avgFieldLength[fieldId] = totalFieldLength / (count - 1);
+  }
+  /**
+   * @ignore
+   */
+  saveStoredFields(documentId, doc) {
+    const { storeFields, extractField: extractField2 } = this._options;
+    if (storeFields == null || storeFields.length === 0) {
+      return;
+    }
+    let documentFields = this._storedFields.get(documentId);
+    if (documentFields == null)
+      this._storedFields.set(documentId, documentFields = {});
+    for (const fieldName of storeFields) {
+      const fieldValue = extractField2(doc, fieldName);
+      if (fieldValue !== void 0)
+        documentFields[fieldName] = fieldValue;
+    }
+  }
+};
+MiniSearch.wildcard = /* @__PURE__ */ Symbol("*");
+var getOwnProperty = (object2, property) => Object.prototype.hasOwnProperty.call(object2, property) ? object2[property] : void 0;
+var combinators = {
+  [OR]: (a, b) => {
+    for (const docId of b.keys()) {
+      const existing = a.get(docId);
+      if (existing == null) {
+        a.set(docId, b.get(docId));
+      } else {
+        const { score, terms, match } = b.get(docId);
+        existing.score = existing.score + score;
+        existing.match = Object.assign(existing.match, match);
+        assignUniqueTerms(existing.terms, terms);
+      }
+    }
+    return a;
+  },
+  [AND]: (a, b) => {
+    const combined = /* @__PURE__ */ new Map();
+    for (const docId of b.keys()) {
+      const existing = a.get(docId);
+      if (existing == null)
+        continue;
+      const { score, terms, match } = b.get(docId);
+      assignUniqueTerms(existing.terms, terms);
+      combined.set(docId, {
+        score: existing.score + score,
+        terms: existing.terms,
+        match: Object.assign(existing.match, match)
+      });
+    }
+    return combined;
+  },
+  [AND_NOT]: (a, b) => {
+    for (const docId of b.keys())
+      a.delete(docId);
+    return a;
+  }
+};
+var defaultBM25params = { k: 1.2, b: 0.7, d: 0.5 };
+var calcBM25Score = (termFreq, matchingCount, totalCount, fieldLength, avgFieldLength, bm25params) => {
+  const { k, b, d } = bm25params;
+  const invDocFreq = Math.log(1 + (totalCount - matchingCount + 0.5) / (matchingCount + 0.5));
+  return invDocFreq * (d + termFreq * (k + 1) / (termFreq + k * (1 - b + b * fieldLength / avgFieldLength)));
+};
+var termToQuerySpec = (options) => (term, i, terms) => {
+  const fuzzy = typeof options.fuzzy === "function" ? options.fuzzy(term, i, terms) : options.fuzzy || false;
+  const prefix = typeof options.prefix === "function" ? options.prefix(term, i, terms) : options.prefix === true;
+  const termBoost = typeof options.boostTerm === "function" ? options.boostTerm(term, i, terms) : 1;
+  return { term, fuzzy, prefix, termBoost };
+};
+var defaultOptions = {
+  idField: "id",
+  extractField: (document, fieldName) => document[fieldName],
+  stringifyField: (fieldValue, fieldName) => fieldValue.toString(),
+  tokenize: (text) => text.split(SPACE_OR_PUNCTUATION),
+  processTerm: (term) => term.toLowerCase(),
+  fields: void 0,
+  searchOptions: void 0,
+  storeFields: [],
+  logger: (level, message) => {
+    if (typeof (console === null || console === void 0 ? void 0 : console[level]) === "function")
+      console[level](message);
+  },
+  autoVacuum: true
+};
+var defaultSearchOptions = {
+  combineWith: OR,
+  prefix: false,
+  fuzzy: false,
+  maxFuzzy: 6,
+  boost: {},
+  weights: { fuzzy: 0.45, prefix: 0.375 },
+  bm25: defaultBM25params
+};
+var defaultAutoSuggestOptions = {
+  combineWith: AND,
+  prefix: (term, i, terms) => i === terms.length - 1
+};
+var defaultVacuumOptions = { batchSize: 1e3, batchWait: 10 };
+var defaultVacuumConditions = { minDirtFactor: 0.1, minDirtCount: 20 };
+var defaultAutoVacuumOptions = { ...defaultVacuumOptions, ...defaultVacuumConditions };
+var assignUniqueTerm = (target, term) => {
+  if (!target.includes(term))
+    target.push(term);
+};
+var assignUniqueTerms = (target, source) => {
+  for (const term of source) {
+    if (!target.includes(term))
+      target.push(term);
+  }
+};
+var byScore = ({ score: a }, { score: b }) => b - a;
+var createMap = () => /* @__PURE__ */ new Map();
+var objectToNumericMap = (object2) => {
+  const map = /* @__PURE__ */ new Map();
+  for (const key of Object.keys(object2)) {
+    map.set(parseInt(key, 10), object2[key]);
+  }
+  return map;
+};
+var objectToNumericMapAsync = async (object2) => {
+  const map = /* @__PURE__ */ new Map();
+  let count = 0;
+  for (const key of Object.keys(object2)) {
+    map.set(parseInt(key, 10), object2[key]);
+    if (++count % 1e3 === 0) {
+      await wait(0);
+    }
+  }
+  return map;
+};
+var wait = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
+var SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
+
+// lib/archive/keywords.ts
+var STOP = new Set(
+  "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its just me my no not of on or our she so than that the their them then there these they this those to too up us was we were what when where which while who why will with would you your yes ok okay also about after again all any because been before being both each few more most other over same should some such only own very let const var return import export true false null undefined new use using used".split(" ")
+);
+var WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
+var NUMBER_UNIT = /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|tb|k|px|%|x)$/i;
+var ERROR_CODE = /^(?:[A-Z]{1,5}\d{2,5}|E[A-Z]{3,}|HTTP\d{3})$/;
+function splitIdentifier(word) {
+  return word.replace(/([a-z\d])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").replace(/([A-Za-z])(\d)/g, "$1 $2").split(/[\s_\-.$/]+/).filter((p) => p !== "");
+}
+function stem(term) {
+  if (term.length <= 3 || !/^[a-z]+$/.test(term)) return term;
+  if (term.endsWith("ies") && term.length > 4) return `${term.slice(0, -3)}y`;
+  if (term.endsWith("sses")) return term.slice(0, -2);
+  if (term.endsWith("s") && !/(?:ss|us|is|os|as)$/.test(term)) return term.slice(0, -1);
+  if (term.endsWith("ing") && term.length > 6) return term.slice(0, -3);
+  if (term.endsWith("ed") && term.length > 5 && !term.endsWith("eed")) return term.slice(0, -2);
+  return term;
+}
+function tokenize(text) {
+  const out2 = [];
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0];
+    if (raw.length > 120) continue;
+    const whole = raw.toLowerCase();
+    const parts = raw.includes("/") ? raw.split("/").filter((p) => p !== "") : [raw];
+    if (parts.length > 1) {
+      for (const part of parts) pushWord(part, out2);
+      continue;
+    }
+    if (!STOP.has(whole)) out2.push(whole.length > 2 || /\d/.test(whole) ? stem(whole) : whole);
+    const pieces = splitIdentifier(raw);
+    if (pieces.length > 1) for (const p of pieces) pushPiece(p, out2);
+  }
+  return out2;
+}
+function pushWord(word, out2) {
+  const lower = word.toLowerCase();
+  if (!STOP.has(lower)) out2.push(stem(lower));
+  const pieces = splitIdentifier(word);
+  if (pieces.length > 1) for (const p of pieces) pushPiece(p, out2);
+}
+function pushPiece(piece, out2) {
+  const lower = piece.toLowerCase();
+  if (lower.length < 2 || STOP.has(lower)) return;
+  out2.push(stem(lower));
+}
+function queryTerms(text) {
+  return [...new Set(tokenize(text))];
+}
+function keywords(input) {
+  const max = input.max ?? 16;
+  const picked = /* @__PURE__ */ new Set();
+  for (const file of input.files ?? []) {
+    const base2 = file.split(/[/\\]/).pop();
+    if (base2 !== void 0 && base2 !== "") picked.add(base2.toLowerCase());
+  }
+  const counts = /* @__PURE__ */ new Map();
+  for (const match of input.text.matchAll(WORD)) {
+    const raw = match[0];
+    if (raw.length > 80 || raw.length < 3) continue;
+    const lower = raw.toLowerCase();
+    if (STOP.has(lower)) continue;
+    const codeLike = /[a-z][A-Z]|_|\.[a-z]{1,4}$/.test(raw) || ERROR_CODE.test(raw) || NUMBER_UNIT.test(raw);
+    if (codeLike && picked.size < max) picked.add(lower.includes("/") ? lower.split("/").pop() ?? lower : lower);
+    else if (!/^\d+$/.test(lower)) counts.set(lower, (counts.get(lower) ?? 0) + 1);
+  }
+  const frequent = [...counts.entries()].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [term] of frequent) {
+    if (picked.size >= max) break;
+    picked.add(term);
+  }
+  return [...picked].slice(0, max);
+}
+
+// lib/archive/search-index.ts
+var INDEX_VERSION = 1;
+var FIELDS = ["text", "title", "keywords", "files"];
+var STORED = ["id", "session", "type", "tool", "phase", "timestamp", "title", "files", "sourceUuids", "sidechain"];
+var extractField = (doc, field) => field === "files" ? doc.filesText ?? "" : doc[field] ?? "";
+var indexOptions = {
+  idField: "id",
+  extractField,
+  fields: [...FIELDS],
+  storeFields: [...STORED],
+  // Our tokenizer already lower-cases and stems; minisearch must not split it again.
+  tokenize: (text) => tokenize(text),
+  processTerm: (term) => term,
+  searchOptions: {
+    boost: { title: 2, keywords: 2, files: 1.5 },
+    prefix: (term) => term.length >= 5,
+    fuzzy: (term) => term.length >= 7 ? 0.15 : false,
+    combineWith: "OR"
+  }
+};
+var indexFile = (store, sessionId) => store.path("sessions", sessionId, "index.json");
+function toDoc(chunk) {
+  const doc = {
+    id: chunk.id,
+    session: chunk.session,
+    type: chunk.type,
+    phase: chunk.phase,
+    timestamp: chunk.timestamp,
+    title: chunk.title,
+    files: chunk.files,
+    sourceUuids: chunk.sourceUuids,
+    text: chunk.text,
+    keywords: chunk.keywords.join(" "),
+    filesText: chunk.files.join(" ")
+  };
+  if (chunk.tool !== void 0) doc.tool = chunk.tool;
+  if (chunk.sidechain === true) doc.sidechain = true;
+  return doc;
+}
+function newIndex() {
+  return new MiniSearch(indexOptions);
+}
+function openSessionIndex(store, sessionId, log, options) {
+  const file = indexFile(store, sessionId);
+  const catalog = catalogFile(store, sessionId);
+  const catalogSize = statSafe(catalog)?.size ?? 0;
+  let search2;
+  let from = 0;
+  if (options?.rebuild !== true) {
+    const text = readTextFile(file);
+    if (text !== void 0) {
+      try {
+        const parsed = JSON.parse(text);
+        if (parsed.version !== INDEX_VERSION) throw new Error(`unknown index version ${String(parsed.version)}`);
+        if (parsed.catalogBytes > catalogSize) throw new Error("catalog shorter than the index says");
+        search2 = MiniSearch.loadJS(parsed.index, indexOptions);
+        from = parsed.catalogBytes;
+      } catch (error) {
+        log.warn(`${file}: ${error.message}; rebuilding from the chunk files`);
+        search2 = void 0;
+      }
+    }
+  }
+  let changed = false;
+  if (search2 === void 0) {
+    search2 = newIndex();
+    addChunks(store, sessionId, search2, listChunkIds(store, sessionId), log);
+    changed = true;
+    from = catalogSize;
+  } else if (from < catalogSize) {
+    const ids = (readTextFile(catalog) ?? "").slice(from).split("\n").filter((l) => l !== "").map((l) => {
+      try {
+        return JSON.parse(l).id;
+      } catch {
+        return void 0;
+      }
+    }).filter((id) => id !== void 0);
+    addChunks(store, sessionId, search2, ids, log);
+    changed = true;
+    from = catalogSize;
+  }
+  if (changed && options?.save !== false) {
+    try {
+      const out2 = { version: INDEX_VERSION, catalogBytes: from, index: search2.toJSON() };
+      writeFileAtomic(file, JSON.stringify(out2));
+    } catch (error) {
+      log.warn(`could not save ${file}`, error);
+    }
+  }
+  return { sessionId, search: search2, size: search2.documentCount };
+}
+function addChunks(store, sessionId, search2, ids, log) {
+  for (const id of ids) {
+    if (search2.has(id)) continue;
+    const read = readChunk(store, sessionId, id);
+    if (read === void 0) continue;
+    if (!read.ok) {
+      log.warn(`chunk ${sessionId}/${id}: ${read.reason}; skipped (ctxl reindex repairs the index)`);
+      continue;
+    }
+    search2.add(toDoc(read.chunk));
+  }
+}
+
+// lib/recall/recall.ts
+import { join as join8 } from "node:path";
+
+// lib/recall/query.ts
+var FILTERS = /* @__PURE__ */ new Set(["phase", "type", "file", "session", "since"]);
+function parseQuery(input, now) {
+  const query = { words: [], phrases: [] };
+  const re = /([A-Za-z]+):"([^"]*)"|"([^"]*)"?|(\S+)/g;
+  for (const m of input.matchAll(re)) {
+    if (m[1] !== void 0) {
+      if (!assignFilter(query, m[1].toLowerCase(), m[2] ?? "", now)) query.phrases.push(`${m[1]}:${m[2] ?? ""}`.trim());
+      continue;
+    }
+    if (m[3] !== void 0) {
+      if (m[3].trim() !== "") query.phrases.push(m[3].trim());
+      continue;
+    }
+    const token = m[4] ?? "";
+    const colon = token.indexOf(":");
+    if (colon > 0) {
+      const key = token.slice(0, colon).toLowerCase();
+      const value = token.slice(colon + 1);
+      if (FILTERS.has(key) && value !== "" && assignFilter(query, key, value, now)) continue;
+    }
+    query.words.push(token);
+  }
+  return query;
+}
+function assignFilter(query, key, value, now) {
+  switch (key) {
+    case "phase":
+    case "type":
+      query[key] = value.toLowerCase();
+      return true;
+    case "file":
+    case "session":
+      query[key] = value;
+      return true;
+    case "since": {
+      const since = parseSince(value, now);
+      if (since === void 0) return false;
+      query.since = since;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+function parseSince(value, now) {
+  const rel = /^(\d+)\s*(m|min|h|d|w)$/i.exec(value.trim());
+  if (rel !== null) {
+    const n = Number(rel[1]);
+    const unit = (rel[2] ?? "d").toLowerCase();
+    const ms = unit.startsWith("m") ? 6e4 : unit === "h" ? 36e5 : unit === "d" ? 864e5 : 7 * 864e5;
+    return new Date(now.getTime() - n * ms).toISOString();
+  }
+  if (value === "today" || value === "yesterday") {
+    const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    if (value === "yesterday") day.setUTCDate(day.getUTCDate() - 1);
+    return day.toISOString();
+  }
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? void 0 : new Date(t).toISOString();
+}
+function searchText(q) {
+  return [...q.words, ...q.phrases].join(" ");
+}
+function isEmpty(q) {
+  return q.words.length === 0 && q.phrases.length === 0 && q.phase === void 0 && q.type === void 0 && q.file === void 0 && q.session === void 0 && q.since === void 0;
+}
+
+// lib/recall/render.ts
+var DEFAULT_BUDGET_TOKENS = 2e3;
+var CHARS_PER_TOKEN = 4;
+function renderResults(query, results, options) {
+  const budget = (options.budgetTokens ?? DEFAULT_BUDGET_TOKENS) * CHARS_PER_TOKEN;
+  if (results.length === 0) return `No archived context matches \`${oneLine(query)}\`. Try other words, fewer filters, or \`--all-projects\`.`;
+  const lines = [`Recall for \`${oneLine(query)}\`: ${results.length} hit${results.length === 1 ? "" : "s"}, best first.`, ""];
+  let used = lines.join("\n").length;
+  let shown = 0;
+  for (const [i, r] of results.entries()) {
+    const what = r.type === "tool" ? `tool ${r.tool ?? ""}`.trim() : r.type;
+    const block = [
+      `${i + 1}. **${oneLine(r.title)}** (${what}, ${r.timestamp.slice(0, 16).replace("T", " ")}, session ${r.sessionId.slice(0, 8)}${r.phase !== "unknown" ? `, ${r.phase}` : ""})`,
+      `   ${r.snippet}`,
+      `   ref \`${r.ref}\`: full text with \`${options.showCommand} ${r.ref}\``,
+      ""
+    ].join("\n");
+    if (used + block.length > budget && shown > 0) break;
+    lines.push(block.length > budget ? `${block.slice(0, budget - used - 1)}\u2026` : block);
+    used += block.length;
+    shown += 1;
+  }
+  if (shown < results.length) lines.push(`(${results.length - shown} more not shown: token budget)`);
+  return lines.join("\n").trimEnd();
+}
+var oneLine = (s) => s.replace(/\s+/g, " ").trim();
+
+// lib/recall/search.ts
+import { join as join7 } from "node:path";
+
+// lib/session/session-files.ts
+import { basename, dirname as dirname3, join as join6 } from "node:path";
+
+// lib/transcript/tool-input.ts
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function filesOf(input) {
+  if (!isObj(input)) return [];
+  const out2 = /* @__PURE__ */ new Set();
+  for (const key of ["file_path", "notebook_path", "path"]) {
+    const v = input[key];
+    if (typeof v === "string" && v !== "") out2.add(v);
+  }
+  if (Array.isArray(input.edits)) {
+    for (const e of input.edits) if (isObj(e) && typeof e.file_path === "string") out2.add(e.file_path);
+  }
+  return [...out2];
+}
+
+// lib/archive/redact.ts
+var NAME = "[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}";
+var TYPE_WORDS = /* @__PURE__ */ new Set([
+  "string",
+  "number",
+  "boolean",
+  "any",
+  "unknown",
+  "never",
+  "object",
+  "str",
+  "int",
+  "bytes",
+  "bool",
+  "none",
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "optional",
+  "required",
+  "secret",
+  "password",
+  "token"
+]);
+var PLACEHOLDER = /^(?:\$|%|\{\{|<|\[REDACTED|\*{3,}|x{3,}|\.{3}|changeme$|your[_-]|example|dummy|test$|env\(|process\.env|os\.environ|getenv)/i;
+function looksRandom(value) {
+  if (value.length < 8 || TYPE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
+  if (/^[A-Za-z]+$/.test(value)) return value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value);
+  return /\d/.test(value) || value.length >= 16 && /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value);
+}
+var isLiteral = (value) => value.length >= 4 && !PLACEHOLDER.test(value);
+var RULES = [
+  { kind: "private-key", pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g },
+  { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g },
+  { kind: "openai-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,400}/g },
+  { kind: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
+  { kind: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g },
+  { kind: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,200}/g },
+  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { kind: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g },
+  { kind: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
+  // scheme://[user]:password@host
+  { kind: "url-password", pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2 },
+  { kind: "bearer-token", pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2 },
+  // NAME=value alone on a line (.env files, shell exports): any literal value.
+  {
+    kind: "secret",
+    pattern: new RegExp(`^([ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, "gim"),
+    group: 2,
+    accept: isLiteral
+  },
+  // ?api_key=value&…
+  { kind: "secret", pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, "gi"), group: 2, accept: isLiteral },
+  // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
+  {
+    kind: "secret",
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, "gim"),
+    group: 3,
+    accept: isLiteral
+  },
+  // name: value / name = value / --name=value, unquoted: only values that look random.
+  {
+    kind: "secret",
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, "gim"),
+    group: 2,
+    accept: looksRandom
+  }
+];
+function redact(input) {
+  let text = stripPrivate(input);
+  let count = 0;
+  const kinds = /* @__PURE__ */ new Set();
+  for (const rule of RULES) {
+    text = text.replace(rule.pattern, (...args) => {
+      const match = args[0];
+      if (rule.group === void 0) {
+        count += 1;
+        kinds.add(rule.kind);
+        return `[REDACTED:${rule.kind}]`;
+      }
+      const prefix = args[1] ?? "";
+      const secret = args[rule.group] ?? "";
+      if (secret === "" || secret.includes("[REDACTED")) return match;
+      if (rule.accept !== void 0 && !rule.accept(secret)) return match;
+      count += 1;
+      kinds.add(rule.kind);
+      return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;
+    });
+  }
+  return { text, count, kinds: [...kinds] };
+}
+function stripPrivate(text) {
+  if (!text.includes("<private>")) return text;
+  return text.replace(/<private>[\s\S]*?(?:<\/private>|$)/g, "[PRIVATE]");
+}
+function redactText(input) {
+  return redact(input).text;
+}
+
+// lib/archive/chunker.ts
+var PART_CHARS = 6e3;
+var INPUT_CHARS = 2e3;
+var MAX_PENDING = 200;
+var emptyChunkerState = () => ({ pending: {} });
+function chunksFromEntries(entries, state, ctx) {
+  const out2 = [];
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case "user-text":
+        if (!entry.meta && entry.text.trim() !== "") out2.push(...simple("user", entry, entry.text, ctx));
+        break;
+      case "assistant-text":
+        if (entry.text.trim() !== "") out2.push(...simple("assistant", entry, entry.text, ctx));
+        break;
+      case "compact-summary":
+        out2.push(...simple("summary", entry, entry.text, ctx));
+        break;
+      case "tool-use":
+        state.pending[entry.id] = { name: entry.name, input: entry.input, uuid: entry.uuid, timestamp: entry.timestamp };
+        trimPending(state);
+        break;
+      case "tool-result": {
+        const use = state.pending[entry.toolUseId];
+        delete state.pending[entry.toolUseId];
+        out2.push(...toolChunks({ toolUseId: entry.toolUseId, use, result: entry, output: entry.text, isError: entry.isError }, ctx));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out2;
+}
+function simple(type, entry, rawText, ctx) {
+  const text = redactText(rawText);
+  const identity = entry.uuid ?? ctx.hash(rawText);
+  const parts = splitText(text, PART_CHARS);
+  return parts.map(
+    (part, i) => base(ctx, {
+      id: ctx.hash(`${type}|${ctx.session}|${identity}|${i}`),
+      type,
+      text: part,
+      title: titleOf(type, part),
+      timestamp: entry.timestamp ?? ctx.now,
+      sourceUuids: entry.uuid === void 0 ? [] : [entry.uuid],
+      files: [],
+      sidechain: entry.sidechain,
+      part: parts.length > 1 ? [i + 1, parts.length] : void 0
+    })
+  );
+}
+function toolChunks(call, ctx) {
+  const name = call.use?.name ?? "tool";
+  const input = call.use?.input;
+  const files = filesOf(input);
+  const head = redactText(describeCall(name, input));
+  const output = redactText(call.output);
+  const parts = splitText(output, PART_CHARS);
+  const uuids = [call.use?.uuid, call.result?.uuid].filter((u) => u !== void 0);
+  const timestamp = call.result?.timestamp ?? call.use?.timestamp ?? ctx.now;
+  return parts.map(
+    (part, i) => base(ctx, {
+      id: ctx.hash(`tool|${ctx.session}|${call.toolUseId}|${i}`),
+      type: "tool",
+      tool: name,
+      text: `${head}
+
+${call.isError ? "[error]\n" : ""}${part}`,
+      title: titleOf("tool", head),
+      timestamp,
+      sourceUuids: uuids,
+      files,
+      sidechain: call.result?.sidechain === true,
+      part: parts.length > 1 ? [i + 1, parts.length] : void 0
+    })
+  );
+}
+function base(ctx, c) {
+  const chunk = {
+    version: CHUNK_VERSION,
+    id: c.id,
+    session: ctx.session,
+    project: ctx.project,
+    phase: ctx.phase,
+    type: c.type,
+    files: c.files,
+    timestamp: c.timestamp,
+    sourceUuids: c.sourceUuids,
+    keywords: keywords({ text: c.text, files: c.files }),
+    title: c.title,
+    text: c.text
+  };
+  if (c.tool !== void 0) chunk.tool = c.tool;
+  if (c.sidechain) chunk.sidechain = true;
+  if (c.part !== void 0) chunk.part = c.part;
+  return chunk;
+}
+function describeCall(name, input) {
+  if (!isObject2(input)) return name;
+  if (typeof input.command === "string") return `${name}: ${input.command}`;
+  const files = filesOf(input);
+  const rest = { ...input };
+  for (const key of ["file_path", "notebook_path", "path", "description"]) delete rest[key];
+  const detail = Object.keys(rest).length === 0 ? "" : `
+${cut(JSON.stringify(rest, null, 1), INPUT_CHARS)}`;
+  if (files.length > 0) return `${name}: ${files.join(", ")}${detail}`;
+  return `${name}${detail}`;
+}
+function splitText(text, max) {
+  if (text.length <= max) return [text];
+  const parts = [];
+  let rest = text;
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    let at = window.lastIndexOf("\n\n");
+    if (at < max / 2) at = window.lastIndexOf("\n");
+    if (at < max / 2) at = max;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at).replace(/^\n+/, "");
+  }
+  if (rest !== "") parts.push(rest);
+  return parts;
+}
+function titleOf(type, text) {
+  const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  const prefix = type === "summary" ? "Compaction summary: " : "";
+  return cut(`${prefix}${first.trim()}`, 100);
+}
+function trimPending(state) {
+  const ids = Object.keys(state.pending);
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_PENDING))) delete state.pending[id];
+}
+var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var cut = (s, n) => s.length > n ? `${s.slice(0, n)}\u2026` : s;
+
+// lib/transcript/context-size.ts
+var CHARS_PER_TOKEN2 = 4;
+var emptyContext = () => ({ reported: 0, charsAfter: 0, usageKey: void 0, firstReported: void 0, compactions: 0 });
+function contextTokens(state) {
+  return state.reported + Math.ceil(state.charsAfter / CHARS_PER_TOKEN2);
+}
+function foldContext(state, line) {
+  if (line.sidechain) return state;
+  if (line.usage !== void 0) {
+    const u = line.usage;
+    const total = u.input + u.cacheCreation + u.cacheRead + u.output;
+    if (total > 0) {
+      state.reported = total;
+      state.charsAfter = 0;
+      state.usageKey = u.key;
+      state.firstReported ??= u.input + u.cacheCreation + u.cacheRead;
+      if (u.model !== void 0 && !u.model.startsWith("<")) state.model = u.model;
+      return state;
+    }
+  }
+  for (const entry of line.entries) {
+    switch (entry.kind) {
+      case "compact-boundary":
+        state.compactions += 1;
+        state.reported = entry.postTokens ?? 0;
+        state.charsAfter = 0;
+        state.usageKey = void 0;
+        break;
+      case "compact-summary":
+        if (state.reported === 0) state.charsAfter += entry.text.length;
+        break;
+      case "user-text":
+      case "tool-result":
+      case "assistant-text":
+      case "thinking":
+        state.charsAfter += entry.text.length;
+        break;
+      case "tool-use":
+        state.charsAfter += JSON.stringify(entry.input ?? null).length + entry.name.length;
+        break;
+      default:
+        break;
+    }
+  }
+  return state;
+}
+
+// lib/transcript/entries.ts
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var str = (v) => typeof v === "string" ? v : void 0;
+var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
+function parseLine(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return void 0;
+  }
+  if (!isObj2(value)) return void 0;
+  return entriesOf(value);
+}
+function entriesOf(line) {
+  const type = str(line.type) ?? "null";
+  const sidechain = line.isSidechain === true;
+  const meta2 = {
+    uuid: str(line.uuid),
+    parentUuid: str(line.parentUuid),
+    timestamp: str(line.timestamp),
+    sessionId: str(line.sessionId) ?? str(line.session_id),
+    sidechain,
+    lineType: type
+  };
+  const entries = [];
+  let usage;
+  const message = isObj2(line.message) ? line.message : void 0;
+  if (type === "system" && line.subtype === "compact_boundary") {
+    const m = isObj2(line.compactMetadata) ? line.compactMetadata : isObj2(line.compact_metadata) ? line.compact_metadata : {};
+    entries.push({
+      ...meta2,
+      kind: "compact-boundary",
+      trigger: str(m.trigger),
+      preTokens: num(m.preTokens) ?? num(m.pre_tokens),
+      postTokens: num(m.postTokens) ?? num(m.post_tokens),
+      logicalParentUuid: str(line.logicalParentUuid)
+    });
+  } else if (type === "summary") {
+    const text = str(line.summary);
+    if (text !== void 0) entries.push({ ...meta2, kind: "title", text });
+  } else if (type === "user" && message !== void 0) {
+    if (line.isCompactSummary === true) {
+      entries.push({ ...meta2, kind: "compact-summary", text: textOf(message.content) });
+    } else {
+      userEntries(message.content, line, meta2, entries);
+    }
+  } else if (type === "assistant" && message !== void 0) {
+    const messageId = str(message.id);
+    assistantEntries(message.content, messageId, meta2, entries);
+    usage = usageOf(message, messageId, str(line.requestId));
+  }
+  if (entries.length === 0) entries.push({ ...meta2, kind: "other" });
+  return { entries, usage, sidechain, type };
+}
+function userEntries(content, line, meta2, out2) {
+  const isMeta = line.isMeta === true;
+  if (typeof content === "string") {
+    out2.push({ ...meta2, kind: "user-text", text: content, meta: isMeta });
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  for (const block of content) {
+    if (!isObj2(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") out2.push({ ...meta2, kind: "user-text", text: block.text, meta: isMeta });
+    else if (block.type === "tool_result") {
+      out2.push({
+        ...meta2,
+        kind: "tool-result",
+        toolUseId: str(block.tool_use_id) ?? "",
+        text: textOf(block.content),
+        isError: block.is_error === true,
+        structured: line.toolUseResult
+      });
+    }
+  }
+}
+function assistantEntries(content, messageId, meta2, out2) {
+  if (typeof content === "string") {
+    out2.push({ ...meta2, kind: "assistant-text", text: content, messageId });
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  for (const block of content) {
+    if (!isObj2(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") out2.push({ ...meta2, kind: "assistant-text", text: block.text, messageId });
+    else if (block.type === "thinking" && typeof block.thinking === "string") out2.push({ ...meta2, kind: "thinking", text: block.thinking });
+    else if ((block.type === "tool_use" || block.type === "server_tool_use") && typeof block.name === "string") {
+      out2.push({ ...meta2, kind: "tool-use", id: str(block.id) ?? "", name: block.name, input: block.input, messageId });
+    }
+  }
+}
+function usageOf(message, messageId, requestId) {
+  const u = message.usage;
+  if (!isObj2(u)) return void 0;
+  return {
+    key: `${messageId ?? ""}|${requestId ?? ""}`,
+    input: num(u.input_tokens) ?? 0,
+    cacheCreation: num(u.cache_creation_input_tokens) ?? 0,
+    cacheRead: num(u.cache_read_input_tokens) ?? 0,
+    output: num(u.output_tokens) ?? 0,
+    model: str(message.model)
+  };
+}
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts = [];
+  for (const block of content) {
+    if (typeof block === "string") parts.push(block);
+    else if (isObj2(block)) {
+      if (typeof block.text === "string") parts.push(block.text);
+      else if (block.type === "image") parts.push("[image]");
+    }
+  }
+  return parts.join("\n");
+}
+
+// lib/transcript/lines.ts
+import { open } from "node:fs/promises";
+var CHUNK = 256 * 1024;
+var ANCHOR_BYTES = 48;
+var DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+async function scanLines(path, from, options) {
+  const maxLine = options?.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const handle = await open(path, "r");
+  const size = (await handle.stat()).size;
+  let start = from?.offset ?? 0;
+  let reset;
+  if (start > size) {
+    reset = "shrunk";
+    start = 0;
+  } else if (start > 0 && from !== void 0 && await anchorAt(handle, start) !== from.anchor) {
+    reset = "rewritten";
+    start = 0;
+  }
+  let consumed = start;
+  let cursor;
+  async function* lines() {
+    try {
+      const buffer = Buffer.allocUnsafe(CHUNK);
+      let pending = [];
+      let pendingBytes = 0;
+      let oversize = false;
+      let lineStart = start;
+      let position = start;
+      while (position < size) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
+        if (bytesRead === 0) break;
+        let from0 = 0;
+        for (; ; ) {
+          const nl = buffer.indexOf(10, from0);
+          const stop = nl === -1 || nl >= bytesRead ? bytesRead : nl;
+          const piece = stop - from0;
+          if (!oversize && pendingBytes + piece > maxLine) {
+            oversize = true;
+            pending = [];
+          }
+          if (!oversize && piece > 0) pending.push(Buffer.from(buffer.subarray(from0, stop)));
+          pendingBytes += piece;
+          if (nl === -1 || nl >= bytesRead) break;
+          const end = position + nl + 1;
+          yield makeLine(lineStart, end, pending, pendingBytes, oversize);
+          consumed = end;
+          pending = [];
+          pendingBytes = 0;
+          oversize = false;
+          lineStart = end;
+          from0 = nl + 1;
+        }
+        position += bytesRead;
+      }
+      if (pendingBytes > 0 && !oversize) {
+        const text = Buffer.concat(pending).toString("utf8");
+        if (isCompleteJson(text)) {
+          yield { start: lineStart, end: size, text, bytes: pendingBytes };
+          consumed = size;
+        }
+      }
+      cursor = { offset: consumed, anchor: await anchorAt(handle, consumed) };
+    } finally {
+      await handle.close();
+    }
+  }
+  return {
+    reset,
+    size,
+    lines: lines(),
+    cursor: () => {
+      if (cursor === void 0) throw new Error("scanLines: cursor() read before the lines were consumed");
+      return cursor;
+    }
+  };
+}
+function makeLine(start, end, pending, bytes, oversize) {
+  if (oversize) return { start, end, text: void 0, bytes };
+  const buf = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+  const text = buf.toString("utf8");
+  return { start, end, text: text.endsWith("\r") ? text.slice(0, -1) : text, bytes };
+}
+function isCompleteJson(text) {
+  const trimmed = text.trim();
+  if (!(trimmed.startsWith("{") && trimmed.endsWith("}")) && !(trimmed.startsWith("[") && trimmed.endsWith("]"))) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function anchorAt(handle, offset) {
+  if (offset === 0) return "";
+  const length = Math.min(ANCHOR_BYTES, offset);
+  const buf = Buffer.alloc(length);
+  await handle.read(buf, 0, length, offset - length);
+  return buf.toString("base64");
+}
+
+// lib/transcript/reader.ts
+var CURSOR_VERSION = 1;
+function startCursor() {
+  return { version: CURSOR_VERSION, offset: 0, anchor: "", context: emptyContext(), lines: 0, bad: 0, oversize: 0 };
+}
+async function advanceTranscript(path, from, options) {
+  const scan = await scanLines(path, from, options?.maxLineBytes === void 0 ? void 0 : { maxLineBytes: options.maxLineBytes });
+  const base2 = from === void 0 || scan.reset !== void 0 ? startCursor() : from;
+  const state = { ...base2.context };
+  const counts = { lines: base2.lines, bad: base2.bad, oversize: base2.oversize };
+  let newLines = 0;
+  let newBytes = 0;
+  for await (const raw of scan.lines) {
+    newBytes += raw.end - raw.start;
+    if (raw.text === void 0) {
+      counts.oversize += 1;
+      counts.lines += 1;
+      newLines += 1;
+      continue;
+    }
+    if (raw.text.trim() === "") continue;
+    counts.lines += 1;
+    newLines += 1;
+    const parsed = parseLine(raw.text);
+    if (parsed === void 0) {
+      counts.bad += 1;
+      continue;
+    }
+    foldContext(state, parsed);
+    if (options?.visit !== void 0) await options.visit(parsed, raw);
+  }
+  const cursor = { version: CURSOR_VERSION, ...scan.cursor(), context: state, ...counts };
+  return { cursor, newLines, newBytes, reset: scan.reset };
+}
+
+// lib/session/session-files.ts
+var SESSION_VERSION = 1;
+var sessionSchema = looseObject({
+  version: literal(SESSION_VERSION),
+  sessionId: string2(),
+  cwd: string2(),
+  projectRoot: string2(),
+  transcriptPath: optional(string2()),
+  startedAt: string2(),
+  lastSeenAt: string2(),
+  source: optional(string2()),
+  model: optional(string2()),
+  prompts: number2(),
+  starts: number2(),
+  closedAt: optional(string2()),
+  endReason: optional(string2())
+});
+var cursorSchema = looseObject({
+  version: literal(CURSOR_VERSION),
+  offset: number2(),
+  anchor: string2(),
+  context: object({
+    reported: number2(),
+    charsAfter: number2(),
+    usageKey: optional(string2()),
+    firstReported: optional(number2()),
+    compactions: number2(),
+    model: optional(string2())
+  }),
+  lines: number2(),
+  bad: number2(),
+  oversize: number2(),
+  transcriptPath: optional(string2()),
+  updatedAt: optional(string2()),
+  chunker: optional(object({ pending: record(string2(), looseObject({ name: string2() })) }))
+});
+var sessionFile = (store, sessionId) => store.path("sessions", sessionId, "session.json");
+var cursorFile = (store, sessionId) => store.path("sessions", sessionId, "cursor.json");
+function readOrSetAside(store, file, schema, log, now) {
+  const result = store.readJson(file, schema);
+  if (result.ok) return result.value;
+  if (result.reason === "missing") return void 0;
+  const aside = result.reason === "io" ? void 0 : store.setAside(file, now);
+  log.warn(`${file}: ${result.reason} (${result.detail ?? ""}); ${aside === void 0 ? "left in place" : `set aside as ${aside}`} and rebuilt`);
+  return void 0;
+}
+function readSession(store, sessionId, log, now) {
+  return readOrSetAside(store, sessionFile(store, sessionId), sessionSchema, log, now);
+}
+async function touchSession(ctx, touch) {
+  const file = sessionFile(ctx.store, touch.sessionId);
+  return ctx.store.withLock(
+    file,
+    () => {
+      const now = ctx.now();
+      const iso = now.toISOString();
+      const prev = readSession(ctx.store, touch.sessionId, ctx.log, now);
+      const record2 = prev ?? {
+        version: SESSION_VERSION,
+        sessionId: touch.sessionId,
+        cwd: touch.cwd,
+        projectRoot: ctx.project.root,
+        startedAt: iso,
+        lastSeenAt: iso,
+        prompts: 0,
+        starts: 0
+      };
+      record2.lastSeenAt = iso;
+      record2.cwd = touch.cwd;
+      record2.projectRoot = ctx.project.root;
+      if (touch.transcriptPath !== void 0) record2.transcriptPath = touch.transcriptPath;
+      if (touch.source !== void 0) record2.source = touch.source;
+      if (touch.model !== void 0) record2.model = touch.model;
+      if (touch.prompt === true) record2.prompts += 1;
+      if (touch.started === true) {
+        record2.starts += 1;
+        delete record2.closedAt;
+        delete record2.endReason;
+      }
+      if (touch.end !== void 0) {
+        record2.closedAt = iso;
+        record2.endReason = touch.end.reason;
+      }
+      ctx.store.writeJson(file, record2);
+      return record2;
+    },
+    { waitMs: Math.min(1e3, Math.max(100, (ctx.timeLeft?.() ?? 2e3) / 2)) }
+  );
+}
+function readCursor(store, sessionId, log, now) {
+  return readOrSetAside(store, cursorFile(store, sessionId), cursorSchema, log, now);
+}
+async function advanceSessionCursor(env, sessionId, transcriptPath, options) {
+  const stat = statSafe(transcriptPath);
+  if (stat === void 0 || !stat.isFile()) {
+    env.log.warn(`transcript not readable: ${transcriptPath}; cursor not moved`);
+    return void 0;
+  }
+  const file = options?.cursorName === void 0 ? cursorFile(env.store, sessionId) : env.store.path("sessions", sessionId, options.cursorName);
+  const archive = options?.archive !== false;
+  const timeLeft = env.timeLeft ?? (() => 6e4);
+  return env.store.withLock(
+    file,
+    async () => {
+      const now = env.now();
+      let previous = readOrSetAside(env.store, file, cursorSchema, env.log, now);
+      if (previous?.transcriptPath !== void 0 && previous.transcriptPath !== transcriptPath) previous = void 0;
+      const archived = { added: 0, updated: 0, unchanged: 0 };
+      let visit;
+      let chunker = previous?.chunker ?? emptyChunkerState();
+      if (archive) {
+        const { createHash: createHash2 } = await import("node:crypto");
+        const context = {
+          session: sessionId,
+          project: env.project.root,
+          phase: options?.phase ?? "unknown",
+          now: now.toISOString(),
+          hash: (identity) => createHash2("sha256").update(identity).digest("hex").slice(0, 16)
+        };
+        visit = (line) => {
+          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context));
+          archived.added += written.added;
+          archived.updated += written.updated;
+          archived.unchanged += written.unchanged;
+        };
+      }
+      const result = await advanceTranscript(transcriptPath, previous, visit === void 0 ? void 0 : { visit });
+      if (result.reset !== void 0) {
+        env.log.warn(`transcript ${result.reset} since last read; re-reading from the start`, { transcriptPath });
+        chunker = emptyChunkerState();
+      }
+      const saved = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
+      env.store.writeJson(file, saved);
+      return { ...result, previous, archived };
+    },
+    { waitMs: Math.max(100, timeLeft() / 2) }
+  );
+}
+function subagentTranscripts(transcriptPath, sessionId) {
+  const dir = join6(dirname3(transcriptPath), sessionId, "subagents");
+  return listDir(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join6(dir, f));
+}
+async function catchUpSession(env, sessionId, transcriptPath, options) {
+  const main2 = await advanceSessionCursor(env, sessionId, transcriptPath, options);
+  for (const agent of subagentTranscripts(transcriptPath, sessionId)) {
+    const name = basename(agent, ".jsonl");
+    await advanceSessionCursor(env, sessionId, agent, { ...options, cursorName: `cursor-${name}.json` });
+  }
+  return main2;
+}
+
+// lib/recall/search.ts
+function sessionsOf(store, log, projectRoot, now) {
+  const out2 = [];
+  for (const id of listDir(join7(store.root, "sessions"))) {
+    if (sanitizeName(id) !== id) continue;
+    if (projectRoot === void 0) {
+      out2.push(id);
+      continue;
+    }
+    const record2 = readSession(store, id, log, now);
+    if (record2?.projectRoot === projectRoot) out2.push(id);
+  }
+  return out2;
+}
+function search(query, scope) {
+  const sessions = query.session !== void 0 ? matchSessions(scope, query.session) : sessionsOf(scope.store, scope.log, scope.projectRoot, scope.now);
+  const text = searchText(query);
+  const terms = queryTerms(text);
+  const hits = [];
+  for (const sessionId of sessions) {
+    const index = openSessionIndex(scope.store, sessionId, scope.log);
+    const filter = (meta2) => accepts(meta2, query);
+    if (terms.length === 0) {
+      const all = index.search.search(MiniSearch.wildcard, { filter: (r) => filter(r) });
+      for (const r of all) hits.push({ ...r, score: 0 });
+      continue;
+    }
+    for (const r of index.search.search(text, { filter: (r2) => filter(r2) })) {
+      hits.push({ ...r, score: r.score * phraseBoost(query, r) });
+    }
+  }
+  hits.sort((a, b) => b.score - a.score || (a.timestamp < b.timestamp ? 1 : -1));
+  return hits.slice(0, scope.limit).map((h) => toResult(h, scope, terms, query));
+}
+function matchSessions(scope, prefix) {
+  return listDir(join7(scope.store.root, "sessions")).filter((id) => id.startsWith(prefix));
+}
+function accepts(meta2, q) {
+  if (q.type !== void 0 && meta2.type !== q.type && meta2.tool?.toLowerCase() !== q.type) return false;
+  if (q.phase !== void 0 && meta2.phase !== q.phase) return false;
+  if (q.since !== void 0 && meta2.timestamp < q.since) return false;
+  if (q.file !== void 0) {
+    const needle = q.file.toLowerCase();
+    if (!meta2.files.some((f) => f.toLowerCase().includes(needle))) return false;
+  }
+  return true;
+}
+function phraseBoost(q, meta2) {
+  if (q.phrases.length === 0) return 1;
+  const title = meta2.title.toLowerCase();
+  return q.phrases.some((p) => title.includes(p.toLowerCase())) ? 1.5 : 1;
+}
+function toResult(hit, scope, terms, q) {
+  const read = readChunk(scope.store, hit.session, hit.id);
+  const text = read?.ok === true ? read.chunk.text : "";
+  const result = {
+    ref: hit.id,
+    score: Math.round(hit.score * 1e3) / 1e3,
+    sessionId: hit.session,
+    phase: hit.phase,
+    type: hit.type,
+    timestamp: hit.timestamp,
+    sourceUuids: hit.sourceUuids,
+    title: hit.title,
+    snippet: snippet(text, [...q.phrases.map((p) => p.toLowerCase()), ...terms], 320),
+    files: hit.files
+  };
+  if (hit.tool !== void 0) result.tool = hit.tool;
+  return result;
+}
+function snippet(text, needles, size) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= size) return flat;
+  const lower = flat.toLowerCase();
+  let at = -1;
+  for (const n of needles) {
+    if (n.length < 2) continue;
+    const i = lower.indexOf(n);
+    if (i !== -1 && (at === -1 || i < at)) at = i;
+  }
+  const start = Math.max(0, at === -1 ? 0 : at - Math.floor(size / 3));
+  const piece = flat.slice(start, start + size);
+  return `${start > 0 ? "\u2026" : ""}${piece}${start + size < flat.length ? "\u2026" : ""}`;
+}
+
+// lib/recall/recall.ts
+function recallQuery(raw, env, limit) {
+  const query = parseQuery(raw, env.now);
+  if (isEmpty(query))
+    return { query: raw, results: [], hint: "Give some words to look for, e.g. `/recall timeout config` or `/recall file:src/api.ts since:2d`." };
+  const results = search(query, { store: env.store, log: env.log, now: env.now, projectRoot: env.allProjects ? void 0 : env.projectRoot, limit });
+  return { query: raw, results };
+}
+function findChunk(store, ref) {
+  const id = sanitizeName(ref.trim());
+  if (id === "") return void 0;
+  for (const sessionId of listDir(join8(store.root, "sessions"))) {
+    if (!pathExists(join8(store.root, "sessions", sessionId, "archived", `${id}.md`))) continue;
+    const read = readChunk(store, sessionId, id);
+    if (read?.ok === true) return read.chunk;
+  }
+  return void 0;
+}
+var SHOW_MAX_CHARS = 9e3;
+function showMarkdown(ref, env, maxChars = SHOW_MAX_CHARS) {
+  const chunk = findChunk(env.store, ref);
+  if (chunk === void 0) return `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
+  const head = `**${chunk.title}** (${chunk.type}${chunk.tool === void 0 ? "" : ` ${chunk.tool}`}, ${chunk.timestamp}, session ${chunk.session})${chunk.part === void 0 ? "" : `, part ${chunk.part[0]} of ${chunk.part[1]}`}`;
+  const body = chunk.text.length > maxChars ? `${chunk.text.slice(0, maxChars)}
+\u2026 (${chunk.text.length - maxChars} more characters: \`ctxl show ${chunk.id}\` prints all)` : chunk.text;
+  return `${head}
+
+${body}`;
+}
+
+// lib/cli/args.ts
+var UsageError = class extends Error {
+};
+function parseArgs(argv, spec) {
+  const positional = [];
+  const flags = /* @__PURE__ */ new Map();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("--") || arg === "--") {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? void 0 : eq);
+    if (spec.booleans.includes(name)) {
+      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+      flags.set(name, true);
+    } else if (spec.values.includes(name)) {
+      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (value === void 0 || value === "") throw new UsageError(`--${name} needs a value`);
+      flags.set(name, value);
+    } else throw new UsageError(`unknown option --${name}`);
+  }
+  return { positional, flags };
+}
+var flagString = (p, name) => {
+  const v = p.flags.get(name);
+  return typeof v === "string" ? v : void 0;
+};
+var flagBool = (p, name) => p.flags.get(name) === true;
+
+// lib/cli/archive-commands.ts
+async function transcriptIdentity(file) {
+  const found = {};
+  const lines = createInterface({ input: createReadStream(file, { end: 4 * 1024 * 1024 }), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) {
+    try {
+      const v = JSON.parse(line);
+      if (found.sessionId === void 0 && typeof v.sessionId === "string" && v.sessionId !== "") found.sessionId = v.sessionId;
+      if (found.cwd === void 0 && typeof v.cwd === "string" && v.cwd !== "") found.cwd = v.cwd;
+    } catch {
+    }
+    if (found.sessionId !== void 0 && found.cwd !== void 0) break;
+  }
+  lines.close();
+  return found;
+}
+async function ingestFiles(cli2, files, options) {
+  const touched = /* @__PURE__ */ new Set();
+  let added = 0;
+  for (const [i, file] of files.entries()) {
+    if (cli2.isTTY) cli2.err(`\r[${i + 1}/${files.length}] ${basename2(file).slice(0, 60).padEnd(60)}`);
+    if (statSafe(file)?.isFile() !== true) {
+      if (files.length === 1) throw new UsageError(`cannot read ${file}`);
+      cli2.log.warn(`ingest: cannot read ${file}; skipped`);
+      continue;
+    }
+    const identity = await transcriptIdentity(file);
+    const sessionId = sanitizeName(identity.sessionId ?? basename2(file, ".jsonl"));
+    const cwd = options.cwd ?? identity.cwd ?? process.cwd();
+    const project = findProjectRoot(cwd);
+    const env = { store: cli2.store, log: cli2.log, now: () => cli2.now, project };
+    await touchSession(env, { sessionId, cwd, transcriptPath: file });
+    const result = await catchUpSession(env, sessionId, file);
+    added += result?.archived.added ?? 0;
+    touched.add(sessionId);
+  }
+  if (cli2.isTTY && files.length > 0) cli2.err("\n");
+  let total = 0;
+  for (const id of touched) total += listChunkIds(cli2.store, id).length;
+  return { sessions: touched.size, chunksAdded: added, chunksTotal: total };
+}
+function allTranscripts(env) {
+  const root2 = join9(configDir(env), "projects");
+  const out2 = [];
+  for (const project of listDir(root2)) {
+    for (const name of listDir(join9(root2, project))) if (name.endsWith(".jsonl")) out2.push(join9(root2, project, name));
+  }
+  return out2.sort();
+}
+function recallCommand(cli2, words, options) {
+  const raw = words.join(" ");
+  const projectRoot = findProjectRoot(options.cwd).root;
+  const env = { store: cli2.store, log: cli2.log, now: cli2.now, projectRoot, allProjects: options.allProjects, showCommand: "ctxl show" };
+  const { query, results, hint } = recallQuery(raw, env, options.limit);
+  if (options.json) {
+    cli2.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, ...r }) => r) }));
+    return;
+  }
+  cli2.out(hint ?? renderResults(query, results, { showCommand: "ctxl show" }));
+}
+function showCommand(cli2, ref) {
+  const text = showMarkdown(
+    ref,
+    { store: cli2.store, log: cli2.log, now: cli2.now, projectRoot: "", allProjects: true, showCommand: "ctxl show" },
+    Number.POSITIVE_INFINITY
+  );
+  cli2.out(text);
+  return !text.startsWith("No archived chunk");
+}
+function reindexCommand(cli2, options) {
+  const projectRoot = options.all ? void 0 : findProjectRoot(options.cwd).root;
+  let chunks = 0;
+  const sessions = sessionsOf(cli2.store, cli2.log, projectRoot, cli2.now);
+  for (const id of sessions) chunks += openSessionIndex(cli2.store, id, cli2.log, { rebuild: true }).size;
+  return { sessions: sessions.length, chunks };
+}
+
+// lib/cli/doctor.ts
+import { accessSync, constants as constants2 } from "node:fs";
+import { join as join11 } from "node:path";
+
 // lib/cli/install.ts
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { dirname as dirname2, join as join3, relative as relative2 } from "node:path";
+import { dirname as dirname4, join as join10, relative as relative2 } from "node:path";
 
 // lib/cli/settings-merge.ts
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var isObj3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 var OURS = /context-lifecycle[/\\]dist[/\\][a-z-]+\.mjs/;
 var isOurCommand = (command) => typeof command === "string" && OURS.test(command);
 function resolveHooks(hooks, runtimeDir2) {
@@ -3364,7 +6762,7 @@ function resolveHooks(hooks, runtimeDir2) {
   return out2;
 }
 function removeOurHooks(settings) {
-  if (!isObj(settings.hooks)) return { settings, removed: 0 };
+  if (!isObj3(settings.hooks)) return { settings, removed: 0 };
   let removed = 0;
   const hooks = {};
   for (const [event, groups] of Object.entries(settings.hooks)) {
@@ -3374,11 +6772,11 @@ function removeOurHooks(settings) {
     }
     const kept = [];
     for (const group of groups) {
-      if (!isObj(group) || !Array.isArray(group.hooks)) {
+      if (!isObj3(group) || !Array.isArray(group.hooks)) {
         kept.push(group);
         continue;
       }
-      const handlers = group.hooks.filter((h) => !(isObj(h) && isOurCommand(h.command)));
+      const handlers = group.hooks.filter((h) => !(isObj3(h) && isOurCommand(h.command)));
       removed += group.hooks.length - handlers.length;
       if (handlers.length === group.hooks.length) kept.push(group);
       else if (handlers.length > 0) kept.push({ ...group, hooks: handlers });
@@ -3392,7 +6790,7 @@ function removeOurHooks(settings) {
 }
 function addOurHooks(settings, ours) {
   const { settings: clean } = removeOurHooks(settings);
-  const hooks = isObj(clean.hooks) ? { ...clean.hooks } : {};
+  const hooks = isObj3(clean.hooks) ? { ...clean.hooks } : {};
   for (const [event, groups] of Object.entries(ours)) {
     const existing = Array.isArray(hooks[event]) ? hooks[event] : [];
     hooks[event] = [...existing, ...groups];
@@ -3401,24 +6799,24 @@ function addOurHooks(settings, ours) {
 }
 function countOurHooks(settings) {
   const counts = /* @__PURE__ */ new Map();
-  if (!isObj(settings.hooks)) return counts;
+  if (!isObj3(settings.hooks)) return counts;
   for (const [event, groups] of Object.entries(settings.hooks)) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
-      if (!isObj(group) || !Array.isArray(group.hooks)) continue;
-      for (const h of group.hooks) if (isObj(h) && isOurCommand(h.command)) counts.set(event, (counts.get(event) ?? 0) + 1);
+      if (!isObj3(group) || !Array.isArray(group.hooks)) continue;
+      for (const h of group.hooks) if (isObj3(h) && isOurCommand(h.command)) counts.set(event, (counts.get(event) ?? 0) + 1);
     }
   }
   return counts;
 }
 function ourEnabledPlugins(settings) {
-  if (!isObj(settings.enabledPlugins)) return [];
+  if (!isObj3(settings.enabledPlugins)) return [];
   return Object.entries(settings.enabledPlugins).filter(([id, on]) => id.startsWith("context-lifecycle@") && on === true).map(([id]) => id);
 }
 function deepEqual(a, b) {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
-  if (isObj(a) && isObj(b)) {
+  if (isObj3(a) && isObj3(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
     return ka.length === kb.length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
@@ -3449,10 +6847,10 @@ var manifestSchema = looseObject({
 var InstallError = class extends Error {
 };
 function runtimeDir(configDir2) {
-  return join3(configDir2, RUNTIME_NAME);
+  return join10(configDir2, RUNTIME_NAME);
 }
 function readSettings(configDir2) {
-  const file = join3(configDir2, "settings.json");
+  const file = join10(configDir2, "settings.json");
   const text = readTextFile(file);
   if (text === void 0 || text.trim() === "") return { text, value: {} };
   let value;
@@ -3465,7 +6863,7 @@ function readSettings(configDir2) {
   return { text, value };
 }
 function readManifest(configDir2) {
-  const text = readTextFile(join3(runtimeDir(configDir2), "install.json"));
+  const text = readTextFile(join10(runtimeDir(configDir2), "install.json"));
   if (text === void 0) return void 0;
   try {
     const r = manifestSchema.safeParse(JSON.parse(text));
@@ -3479,8 +6877,8 @@ function installPlain(ctx) {
   const { sourceRoot, configDir: configDir2, dryRun, say } = ctx;
   const target = runtimeDir(configDir2);
   for (const item of ["dist/cli.mjs", "hooks.json", "commands", "skills"]) {
-    if (!pathExists(join3(sourceRoot, item)))
-      throw new InstallError(`${join3(sourceRoot, item)} is missing: run this from a complete checkout (or run npm run build)`);
+    if (!pathExists(join10(sourceRoot, item)))
+      throw new InstallError(`${join10(sourceRoot, item)} is missing: run this from a complete checkout (or run npm run build)`);
   }
   const settings = readSettings(configDir2);
   const plugins = ourEnabledPlugins(settings.value);
@@ -3488,7 +6886,7 @@ function installPlain(ctx) {
     throw new InstallError(`already installed as a plugin (${plugins.join(", ")}); every hook would run twice. Run \`ctxl uninstall\` first`);
   }
   const previous = readManifest(configDir2);
-  const hooksJson = JSON.parse(readTextFile(join3(sourceRoot, "hooks.json")) ?? "{}");
+  const hooksJson = JSON.parse(readTextFile(join10(sourceRoot, "hooks.json")) ?? "{}");
   const ours = resolveHooks(hooksJson.hooks, target);
   const next = addOurHooks(settings.value, ours);
   const alreadyOurs = countOurHooks(settings.value).size > 0;
@@ -3496,12 +6894,12 @@ function installPlain(ctx) {
   const sameTree = relative2(sourceRoot, target) === "";
   if (!sameTree) say(`${dryRun ? "would copy" : "copy"} runtime \u2192 ${target}`);
   const files = [];
-  for (const name of listDir(join3(sourceRoot, "commands")).filter((f) => f.endsWith(".md"))) {
-    files.push({ path: join3(configDir2, "commands", name), text: withRoot(readTextFile(join3(sourceRoot, "commands", name)) ?? "", target) });
+  for (const name of listDir(join10(sourceRoot, "commands")).filter((f) => f.endsWith(".md"))) {
+    files.push({ path: join10(configDir2, "commands", name), text: withRoot(readTextFile(join10(sourceRoot, "commands", name)) ?? "", target) });
   }
-  for (const skill of listDir(join3(sourceRoot, "skills"))) {
-    for (const name of listDir(join3(sourceRoot, "skills", skill)).filter((f) => f.endsWith(".md"))) {
-      files.push({ path: join3(configDir2, "skills", skill, name), text: withRoot(readTextFile(join3(sourceRoot, "skills", skill, name)) ?? "", target) });
+  for (const skill of listDir(join10(sourceRoot, "skills"))) {
+    for (const name of listDir(join10(sourceRoot, "skills", skill)).filter((f) => f.endsWith(".md"))) {
+      files.push({ path: join10(configDir2, "skills", skill, name), text: withRoot(readTextFile(join10(sourceRoot, "skills", skill, name)) ?? "", target) });
     }
   }
   const ownedBefore = new Map((previous?.files ?? []).map((f) => [f.path, f.sha256]));
@@ -3513,18 +6911,18 @@ function installPlain(ctx) {
     say(`${dryRun ? "would write" : "write"} ${f.path}`);
   }
   const added = Object.entries(ours).map(([event, groups]) => `${event}\xD7${groups.length}`);
-  say(`${dryRun ? "would merge" : "merge"} hooks into ${join3(configDir2, "settings.json")}: ${added.join(", ")}`);
+  say(`${dryRun ? "would merge" : "merge"} hooks into ${join10(configDir2, "settings.json")}: ${added.join(", ")}`);
   if (dryRun) return;
   const createdDirs = new Set(previous?.createdDirs ?? []);
   for (const f of files) {
-    for (let dir = dirname2(f.path); dir.startsWith(configDir2) && dir !== configDir2; dir = dirname2(dir)) {
+    for (let dir = dirname4(f.path); dir.startsWith(configDir2) && dir !== configDir2; dir = dirname4(dir)) {
       if (!pathExists(dir)) createdDirs.add(dir);
     }
   }
   ensureDir(configDir2);
   if (!sameTree) stageRuntime(sourceRoot, target);
   for (const f of files) {
-    ensureDir(join3(f.path, ".."));
+    ensureDir(join10(f.path, ".."));
     writeFileAtomic(f.path, f.text, { mode: 420 });
   }
   writeSettings(configDir2, settings.text, next);
@@ -3536,7 +6934,7 @@ function installPlain(ctx) {
     files: files.map((f) => ({ path: f.path, sha256: sha256(f.text) })),
     createdDirs: [...createdDirs]
   };
-  writeFileAtomic(join3(target, "install.json"), `${JSON.stringify(manifest, null, 2)}
+  writeFileAtomic(join10(target, "install.json"), `${JSON.stringify(manifest, null, 2)}
 `, { mode: 420 });
   say(`installed context-lifecycle ${manifest.packageVersion}; start a new Claude Code session to use it`);
 }
@@ -3545,14 +6943,14 @@ function stageRuntime(sourceRoot, target) {
   removePath(staging);
   ensureDir(staging, 493);
   for (const item of RUNTIME_ITEMS) {
-    const from = join3(sourceRoot, item);
+    const from = join10(sourceRoot, item);
     const stat = statSafe(from);
     if (stat === void 0) continue;
-    if (stat.isDirectory()) copyTree(from, join3(staging, item));
-    else writeFileAtomic(join3(staging, item), readTextFile(from) ?? "", { mode: 420 });
+    if (stat.isDirectory()) copyTree(from, join10(staging, item));
+    else writeFileAtomic(join10(staging, item), readTextFile(from) ?? "", { mode: 420 });
   }
   const pkg = { name: "context-lifecycle", version: packageVersion(sourceRoot), private: true, license: "MIT" };
-  writeFileAtomic(join3(staging, "package.json"), `${JSON.stringify(pkg, null, 2)}
+  writeFileAtomic(join10(staging, "package.json"), `${JSON.stringify(pkg, null, 2)}
 `, { mode: 420 });
   const old = `${target}.old-${process.pid}`;
   if (pathExists(target)) renamePath(target, old);
@@ -3565,7 +6963,7 @@ function uninstall(ctx) {
   const manifest = readManifest(configDir2);
   const settings = readSettings(configDir2);
   const { removed } = removeOurHooks(settings.value);
-  if (removed > 0) say(`${dryRun ? "would remove" : "remove"} ${removed} hook entries from ${join3(configDir2, "settings.json")}`);
+  if (removed > 0) say(`${dryRun ? "would remove" : "remove"} ${removed} hook entries from ${join10(configDir2, "settings.json")}`);
   for (const f of manifest?.files ?? []) {
     const text = readTextFile(f.path);
     if (text === void 0) continue;
@@ -3597,7 +6995,7 @@ function uninstall(ctx) {
   say("uninstalled context-lifecycle (your archive under the data dir is kept; delete it by hand if you want it gone)");
 }
 function restoreSettings(configDir2, original) {
-  const file = join3(configDir2, "settings.json");
+  const file = join10(configDir2, "settings.json");
   const current = readSettings(configDir2);
   const before = original === void 0 || original === null ? {} : parseOr(original);
   const { settings: cleaned } = removeOurHooks(current.value);
@@ -3638,7 +7036,7 @@ function installPlugin(ctx) {
     settingsOriginal: enabled ? previous?.settingsOriginal ?? null : settings.text ?? null,
     files: []
   };
-  writeFileAtomic(join3(target, "install.json"), `${JSON.stringify(manifest, null, 2)}
+  writeFileAtomic(join10(target, "install.json"), `${JSON.stringify(manifest, null, 2)}
 `, { mode: 420 });
   say(`${enabled ? "updated" : "installed"} context-lifecycle ${manifest.packageVersion} as a plugin; start a new Claude Code session to use it`);
 }
@@ -3647,7 +7045,7 @@ function findClaude() {
   if (fromEnv2 !== void 0 && fromEnv2 !== "") return pathExists(fromEnv2) ? fromEnv2 : void 0;
   for (const dir of (process.env.PATH ?? "").split(":")) {
     if (dir === "") continue;
-    const candidate = join3(dir, "claude");
+    const candidate = join10(dir, "claude");
     if (pathExists(candidate)) return candidate;
   }
   return void 0;
@@ -3659,7 +7057,7 @@ function runClaude(claude, args, say, tolerate = false) {
   if (r.status !== 0 && !tolerate) throw new InstallError(`claude ${args.join(" ")} failed (exit ${r.status ?? r.signal})`);
 }
 function writeSettings(configDir2, previousText, value, backup = true) {
-  const file = join3(configDir2, "settings.json");
+  const file = join10(configDir2, "settings.json");
   const mode = (statSafe(file)?.mode ?? 384) & 511;
   if (backup && previousText !== void 0) writeFileAtomic(`${file}.ctxl-backup`, previousText, { mode: 384 });
   writeFileAtomic(file, `${JSON.stringify(value, null, detectIndent(previousText))}
@@ -3677,14 +7075,24 @@ function parseOr(text) {
 }
 function packageVersion(root2) {
   try {
-    return JSON.parse(readTextFile(join3(root2, "package.json")) ?? "{}").version ?? "unknown";
+    return JSON.parse(readTextFile(join10(root2, "package.json")) ?? "{}").version ?? "unknown";
   } catch {
     return "unknown";
   }
 }
 
 // lib/cli/doctor.ts
-var EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "Stop", "SessionEnd"];
+var EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PreCompact",
+  "Stop",
+  "SessionEnd"
+];
 function doctor(input) {
   const problems = [];
   const notes = [];
@@ -3692,7 +7100,7 @@ function doctor(input) {
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
   if (major < 20 || major === 20 && minor < 19) add("node-version", `node ${process.versions.node} is older than 20.19`, "install Node.js 20.19 or newer");
   else notes.push(`node ${process.versions.node}`);
-  const settingsFile = join4(input.configDir, "settings.json");
+  const settingsFile = join11(input.configDir, "settings.json");
   let settings = {};
   const text = readTextFile(settingsFile);
   if (text !== void 0 && text.trim() !== "") {
@@ -3709,7 +7117,7 @@ function doctor(input) {
       plain.has(event) ? `settings.json${(plain.get(event) ?? 0) > 1 ? ` \xD7${plain.get(event)}` : ""}` : void 0,
       plugins.length > 0 ? `plugin ${plugins.join(", ")}` : void 0
     ].filter(Boolean);
-    notes.push(`${event.padEnd(18)} ${where.length > 0 ? where.join(" + ") : "not bound"}`);
+    notes.push(`${event.padEnd(19)} ${where.length > 0 ? where.join(" + ") : "not bound"}`);
     if ((plain.get(event) ?? 0) > 1)
       add(
         "duplicate-hook",
@@ -3735,7 +7143,7 @@ function doctor(input) {
       if (file !== void 0 && !pathExists(file))
         add("missing-runtime", `a hook points at ${file}, which does not exist`, "run `ctxl install` again from a checkout");
     }
-    if (!pathExists(join4(runtimeDir(input.configDir), "dist", "cli.mjs")))
+    if (!pathExists(join11(runtimeDir(input.configDir), "dist", "cli.mjs")))
       add("missing-runtime", `${runtimeDir(input.configDir)} is incomplete`, "run `ctxl install` again");
   }
   const data = dataDir(input.env);
@@ -3753,14 +7161,14 @@ function doctor(input) {
   const project = findProjectRoot(input.cwd);
   const { problems: configProblems } = loadConfig({
     env: input.env,
-    userText: readTextFile(join4(data, "config.json")),
-    projectText: readTextFile(join4(project.root, ".claude", "context-lifecycle.json"))
+    userText: readTextFile(join11(data, "config.json")),
+    projectText: readTextFile(join11(project.root, ".claude", "context-lifecycle.json"))
   });
   for (const p of configProblems)
     add("config-invalid", `${p.source} config: ${p.message}`, "fix or remove the key (see the configuration table in the README)");
-  for (const file of listDir(join4(data, "state")).filter((f) => f.startsWith("breaker-"))) {
+  for (const file of listDir(join11(data, "state")).filter((f) => f.startsWith("breaker-"))) {
     try {
-      const state = JSON.parse(readTextFile(join4(data, "state", file)) ?? "{}");
+      const state = JSON.parse(readTextFile(join11(data, "state", file)) ?? "{}");
       if (state.openUntil !== void 0 && Date.parse(state.openUntil) > input.now.getTime()) {
         add(
           "circuit-open",
@@ -3771,9 +7179,9 @@ function doctor(input) {
     } catch {
     }
   }
-  const errors = recentErrors(join4(data, "logs", "ctxl.log"), input.now);
+  const errors = recentErrors(join11(data, "logs", "ctxl.log"), input.now);
   if (errors.length > 0)
-    add("recent-errors", `${errors.length} error(s) in the log in the last 24 h; last: ${errors.at(-1)}`, `read ${join4(data, "logs", "ctxl.log")}`);
+    add("recent-errors", `${errors.length} error(s) in the log in the last 24 h; last: ${errors.at(-1)}`, `read ${join11(data, "logs", "ctxl.log")}`);
   return { ok: problems.length === 0, problems, notes };
 }
 function boundCommands(settings) {
@@ -3809,10 +7217,10 @@ function recentErrors(file, now) {
 }
 
 // lib/cli/status.ts
-import { join as join7 } from "node:path";
+import { join as join13 } from "node:path";
 
 // lib/context/claude-settings.ts
-import { join as join5 } from "node:path";
+import { join as join12 } from "node:path";
 
 // lib/context/window.ts
 var DEFAULT_WINDOW = 2e5;
@@ -3858,7 +7266,7 @@ function windowSettings(texts) {
   return out2;
 }
 function settingsFiles(config2, projectRoot) {
-  return [join5(config2, "settings.json"), join5(projectRoot, ".claude", "settings.json"), join5(projectRoot, ".claude", "settings.local.json")];
+  return [join12(config2, "settings.json"), join12(projectRoot, ".claude", "settings.json"), join12(projectRoot, ".claude", "settings.local.json")];
 }
 function sessionWindow(input) {
   const settings = windowSettings(settingsFiles(configDir(input.env), input.projectRoot).map(readTextFile));
@@ -3868,147 +7276,6 @@ function sessionWindow(input) {
     configured: input.config.windowTokens,
     autoCompactWindow: settings.autoCompactWindow
   });
-}
-
-// lib/runtime/log.ts
-import { appendFileSync, chmodSync as chmodSync2, lstatSync, mkdirSync as mkdirSync2, renameSync as renameSync2, statSync as statSync2 } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname as dirname3, join as join6 } from "node:path";
-var RANK = { error: 0, warn: 1, info: 2, debug: 3 };
-var ROTATE_BYTES = 1024 * 1024;
-function createFileLogger(options) {
-  let level = options.level ?? "warn";
-  const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  const write = (at, message, detail) => {
-    if (options.file === void 0 || RANK[at] > RANK[level]) return;
-    const line = { t: now().toISOString(), level: at, scope: options.scope, msg: message };
-    if (options.sessionId !== void 0) line.session = options.sessionId;
-    if (detail !== void 0) line.detail = describe2(detail);
-    const text = `${JSON.stringify(line)}
-`;
-    if (!appendTo(options.file, text)) appendTo(fallbackLogFile(), text);
-  };
-  return {
-    error: (m, d) => write("error", m, d),
-    warn: (m, d) => write("warn", m, d),
-    info: (m, d) => write("info", m, d),
-    debug: (m, d) => write("debug", m, d),
-    setLevel: (l) => {
-      level = l;
-    },
-    file: options.file
-  };
-}
-function appendTo(file, text) {
-  if (file === void 0) return false;
-  try {
-    mkdirSync2(dirname3(file), { recursive: true, mode: 448 });
-    rotateIfLarge(file);
-    appendFileSync(file, text, { mode: 384 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-function fallbackLogFile() {
-  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const dir = join6(tmpdir(), `context-lifecycle-${uid}`);
-  try {
-    mkdirSync2(dir, { recursive: true, mode: 448 });
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory() || stat.isSymbolicLink() || typeof process.getuid === "function" && stat.uid !== uid || (stat.mode & 63) !== 0)
-      return void 0;
-    return join6(dir, "ctxl.log");
-  } catch {
-    return void 0;
-  }
-}
-function rotateIfLarge(file) {
-  let size = 0;
-  try {
-    size = statSync2(file).size;
-  } catch {
-    return;
-  }
-  if (size < ROTATE_BYTES) return;
-  try {
-    renameSync2(file, `${file}.1`);
-    chmodSync2(`${file}.1`, 384);
-  } catch {
-  }
-}
-function describe2(detail) {
-  if (detail instanceof Error) {
-    const code = detail.code;
-    return { error: detail.message, ...code === void 0 ? {} : { code }, stack: detail.stack?.split("\n").slice(1, 4).join(" | ") };
-  }
-  if (typeof detail === "string") return detail.length > 2e3 ? `${detail.slice(0, 2e3)}\u2026` : detail;
-  return detail;
-}
-
-// lib/transcript/context-size.ts
-var CHARS_PER_TOKEN = 4;
-function contextTokens(state) {
-  return state.reported + Math.ceil(state.charsAfter / CHARS_PER_TOKEN);
-}
-
-// lib/transcript/lines.ts
-var CHUNK = 256 * 1024;
-var DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-
-// lib/transcript/reader.ts
-var CURSOR_VERSION = 1;
-
-// lib/session/session-files.ts
-var SESSION_VERSION = 1;
-var sessionSchema = looseObject({
-  version: literal(SESSION_VERSION),
-  sessionId: string2(),
-  cwd: string2(),
-  projectRoot: string2(),
-  transcriptPath: optional(string2()),
-  startedAt: string2(),
-  lastSeenAt: string2(),
-  source: optional(string2()),
-  model: optional(string2()),
-  prompts: number2(),
-  starts: number2(),
-  closedAt: optional(string2()),
-  endReason: optional(string2())
-});
-var cursorSchema = looseObject({
-  version: literal(CURSOR_VERSION),
-  offset: number2(),
-  anchor: string2(),
-  context: object({
-    reported: number2(),
-    charsAfter: number2(),
-    usageKey: optional(string2()),
-    firstReported: optional(number2()),
-    compactions: number2(),
-    model: optional(string2())
-  }),
-  lines: number2(),
-  bad: number2(),
-  oversize: number2(),
-  transcriptPath: optional(string2()),
-  updatedAt: optional(string2())
-});
-var sessionFile = (store, sessionId) => store.path("sessions", sessionId, "session.json");
-var cursorFile = (store, sessionId) => store.path("sessions", sessionId, "cursor.json");
-function readOrSetAside(store, file, schema, log, now) {
-  const result = store.readJson(file, schema);
-  if (result.ok) return result.value;
-  if (result.reason === "missing") return void 0;
-  const aside = result.reason === "io" ? void 0 : store.setAside(file, now);
-  log.warn(`${file}: ${result.reason} (${result.detail ?? ""}); ${aside === void 0 ? "left in place" : `set aside as ${aside}`} and rebuilt`);
-  return void 0;
-}
-function readSession(store, sessionId, log, now) {
-  return readOrSetAside(store, sessionFile(store, sessionId), sessionSchema, log, now);
-}
-function readCursor(store, sessionId, log, now) {
-  return readOrSetAside(store, cursorFile(store, sessionId), cursorSchema, log, now);
 }
 
 // lib/cli/status.ts
@@ -4022,8 +7289,8 @@ function status(input) {
   const tokens = cursor === void 0 ? void 0 : contextTokens(cursor.context);
   const { config: config2 } = loadConfig({
     env: input.env,
-    userText: readTextFile(join7(store.root, "config.json")),
-    projectText: readTextFile(join7(projectRoot, ".claude", "context-lifecycle.json"))
+    userText: readTextFile(join13(store.root, "config.json")),
+    projectText: readTextFile(join13(projectRoot, ".claude", "context-lifecycle.json"))
   });
   const window = sessionWindow({ env: input.env, config: config2, projectRoot: session?.projectRoot ?? projectRoot, models: [cursor?.context.model, session?.model] });
   return {
@@ -4043,7 +7310,7 @@ function latestSessionFor(root2, projectRoot, now) {
   const log = createFileLogger({ file: void 0, scope: "cli" });
   const store = openStore(root2, log);
   let best;
-  for (const id of listDir(join7(root2, "sessions"))) {
+  for (const id of listDir(join13(root2, "sessions"))) {
     if (sanitizeName(id) !== id) continue;
     const s = readSession(store, id, log, now);
     if (s === void 0 || s.projectRoot !== projectRoot) continue;
@@ -4072,14 +7339,18 @@ var HELP = `ctxl \u2014 context-lifecycle for Claude Code
   ctxl uninstall [--dry-run]            remove it; settings.json is left as it was without us
   ctxl doctor [--json]                  check the installation; exit 1 when something is wrong
   ctxl status [--session ID] [--cwd DIR] [--json]
+  ctxl ingest <transcript.jsonl> [--cwd DIR] [--json] | ctxl ingest --all [--json]
+  ctxl recall <query\u2026> [--cwd DIR] [--all-projects] [--limit N] [--json]
+  ctxl show <ref>
+  ctxl reindex [--cwd DIR | --all]
   ctxl version | help
 
-Coming with the archive and phases: ingest, recall, show, timeline, consolidate, reindex, gc.`;
-var PLANNED = /* @__PURE__ */ new Set(["ingest", "recall", "show", "timeline", "consolidate", "reindex", "gc"]);
-var root = resolve3(dirname4(fileURLToPath(import.meta.url)), "..");
+Coming with phases and retention: timeline, consolidate, gc.`;
+var PLANNED = /* @__PURE__ */ new Set(["timeline", "consolidate", "gc"]);
+var root = resolve3(dirname5(fileURLToPath(import.meta.url)), "..");
 var out = (line) => process.stdout.write(`${line}
 `);
-function main(argv) {
+async function main(argv) {
   const [command, ...rest] = argv;
   const env = process.env;
   const now = /* @__PURE__ */ new Date();
@@ -4129,6 +7400,42 @@ function main(argv) {
       out(flagBool(p, "json") ? JSON.stringify(report) : renderStatus(report));
       return 0;
     }
+    case "ingest": {
+      const p = parseArgs(rest, { booleans: ["json", "all", "ledgers"], values: ["cwd"] });
+      const all = flagBool(p, "all");
+      if (all === p.positional.length > 0) throw new UsageError("ingest takes one transcript file, or --all");
+      if (p.positional.length > 1) throw new UsageError("ingest takes one transcript file at a time");
+      const files = all ? allTranscripts(env) : [resolve3(p.positional[0])];
+      const cwd = flagString(p, "cwd");
+      const summary = await ingestFiles(cli(env, now), files, { cwd: cwd === void 0 ? void 0 : resolve3(cwd) });
+      out(flagBool(p, "json") ? JSON.stringify(summary) : `${summary.sessions} session(s): ${summary.chunksAdded} chunks added, ${summary.chunksTotal} stored`);
+      return 0;
+    }
+    case "recall": {
+      const p = parseArgs(rest, { booleans: ["json", "all-projects"], values: ["cwd", "limit"] });
+      const limit = Number(flagString(p, "limit") ?? "10");
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1e3) throw new UsageError("--limit takes a whole number from 1 to 1000");
+      if (p.positional.length === 0) throw new UsageError("recall needs a query, e.g. ctxl recall timeout config");
+      recallCommand(cli(env, now), p.positional, {
+        cwd: resolve3(flagString(p, "cwd") ?? process.cwd()),
+        allProjects: flagBool(p, "all-projects"),
+        limit,
+        json: flagBool(p, "json")
+      });
+      return 0;
+    }
+    case "show": {
+      const p = parseArgs(rest, { booleans: [], values: [] });
+      if (p.positional.length !== 1) throw new UsageError("show takes one ref, as printed by ctxl recall");
+      return showCommand(cli(env, now), p.positional[0]) ? 0 : 1;
+    }
+    case "reindex": {
+      const p = parseArgs(rest, { booleans: ["all", "json"], values: ["cwd"] });
+      noPositional(p, "reindex");
+      const r = reindexCommand(cli(env, now), { cwd: resolve3(flagString(p, "cwd") ?? process.cwd()), all: flagBool(p, "all") });
+      out(flagBool(p, "json") ? JSON.stringify(r) : `reindexed ${r.chunks} chunks in ${r.sessions} session(s)`);
+      return 0;
+    }
     default:
       if (PLANNED.has(command)) throw new UsageError(`'${command}' is not available in this version yet`);
       throw new UsageError(`unknown command '${command}' (try: ctxl help)`);
@@ -4137,8 +7444,12 @@ function main(argv) {
 function noPositional(p, command) {
   if (p.positional.length > 0) throw new UsageError(`${command} takes no argument '${p.positional[0]}'`);
 }
+function cli(env, now) {
+  const log = createFileLogger({ file: logFile(env), scope: "cli" });
+  return { env, store: openStore(dataDir(env), log), log, now, out, err: (t) => process.stderr.write(t), isTTY: process.stderr.isTTY === true };
+}
 try {
-  process.exitCode = main(process.argv.slice(2));
+  process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   const usage = error instanceof UsageError;
   const known = usage || error instanceof InstallError;

@@ -1665,6 +1665,22 @@ var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace :
 function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
+function isPlainObject(o) {
+  if (isObject(o) === false)
+    return false;
+  const ctor = o.constructor;
+  if (ctor === void 0)
+    return true;
+  if (typeof ctor !== "function")
+    return true;
+  const prot = ctor.prototype;
+  if (isObject(prot) === false)
+    return false;
+  if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
+    return false;
+  }
+  return true;
+}
 var propertyKeyTypes = /* @__PURE__ */ new Set(["string", "number", "symbol"]);
 function escapeRegex(str) {
   return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -2655,6 +2671,161 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     return handleCatchall(proms, input, payload, ctx, _normalized.value, inst, abortEarly === true);
   };
 });
+var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
+  $ZodType.init(inst, def);
+  const memo = globalConfig.memoizer;
+  memo?.attach(inst);
+  inst._zod.parse = (payload, ctx) => {
+    const input = payload.value;
+    if (!isPlainObject(input)) {
+      payload.issues.push({
+        expected: "record",
+        code: "invalid_type",
+        input,
+        inst
+      });
+      return payload;
+    }
+    const proms = [];
+    const values = def.keyType._zod.values;
+    if (values && !def.partial) {
+      payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+      const recordKeys = /* @__PURE__ */ new Set();
+      for (const key of values) {
+        if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
+          recordKeys.add(typeof key === "number" ? key.toString() : key);
+          if (key === "__proto__")
+            continue;
+          const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+          if (keyResult instanceof Promise) {
+            throw new Error("Async schemas not supported in object keys currently");
+          }
+          if (keyResult.issues.length) {
+            payload.issues.push({
+              code: "invalid_key",
+              origin: "record",
+              issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
+              input: key,
+              path: [key],
+              inst
+            });
+            continue;
+          }
+          const outKey = keyResult.value;
+          if (outKey === "__proto__")
+            continue;
+          const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+          if (result instanceof Promise) {
+            proms.push(result.then((result2) => {
+              if (result2.issues.length) {
+                payload.issues.push(...prefixIssues(key, result2.issues));
+              }
+              payload.value[outKey] = result2.value;
+            }));
+          } else {
+            if (result.issues.length) {
+              payload.issues.push(...prefixIssues(key, result.issues));
+            }
+            payload.value[outKey] = result.value;
+          }
+        }
+      }
+      let unrecognized;
+      for (const key in input) {
+        if (!recordKeys.has(key)) {
+          if (def.mode === "loose") {
+            if (key === "__proto__")
+              continue;
+            payload.value[key] = input[key];
+          } else {
+            unrecognized = unrecognized ?? [];
+            unrecognized.push(key);
+          }
+        }
+      }
+      if (unrecognized && unrecognized.length > 0) {
+        payload.issues.push({
+          code: "unrecognized_keys",
+          input,
+          inst,
+          keys: unrecognized,
+          continue: true
+        });
+      }
+    } else {
+      payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+      let unrecognized;
+      for (const key of Reflect.ownKeys(input)) {
+        if (key === "__proto__")
+          continue;
+        if (!Object.prototype.propertyIsEnumerable.call(input, key))
+          continue;
+        let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+        if (keyResult instanceof Promise) {
+          throw new Error("Async schemas not supported in object keys currently");
+        }
+        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+        if (checkNumericKey) {
+          const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
+          if (retryResult instanceof Promise) {
+            throw new Error("Async schemas not supported in object keys currently");
+          }
+          if (retryResult.issues.length === 0) {
+            keyResult = retryResult;
+          }
+        }
+        if (keyResult.issues.length) {
+          if (def.mode === "loose") {
+            payload.value[key] = input[key];
+          } else if (values) {
+            unrecognized = unrecognized ?? [];
+            unrecognized.push(key);
+          } else {
+            payload.issues.push({
+              code: "invalid_key",
+              origin: "record",
+              issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
+              input: key,
+              path: [key],
+              inst
+            });
+          }
+          continue;
+        }
+        const outKey = keyResult.value;
+        if (outKey === "__proto__")
+          continue;
+        const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+        if (result instanceof Promise) {
+          proms.push(result.then((result2) => {
+            if (result2.issues.length) {
+              payload.issues.push(...prefixIssues(key, result2.issues));
+            }
+            payload.value[outKey] = result2.value;
+          }));
+        } else {
+          if (result.issues.length) {
+            payload.issues.push(...prefixIssues(key, result.issues));
+          }
+          payload.value[outKey] = result.value;
+        }
+      }
+      if (unrecognized && unrecognized.length > 0) {
+        payload.issues.push({
+          code: "unrecognized_keys",
+          input,
+          inst,
+          keys: unrecognized,
+          continue: true
+        });
+      }
+    }
+    if (proms.length) {
+      return Promise.all(proms).then(() => payload);
+    }
+    return payload;
+  };
+});
 var $ZodEnum = /* @__PURE__ */ $constructor("$ZodEnum", (inst, def) => {
   $ZodType.init(inst, def);
   const values = getEnumValues(def.entries);
@@ -2928,6 +3099,27 @@ function looseObject(shape, params) {
     type: "object",
     shape,
     catchall: /* @__PURE__ */ unknown(),
+    ...normalizeParams(params)
+  });
+}
+var ZodMiniRecord = /* @__PURE__ */ $constructor("ZodMiniRecord", (inst, def) => {
+  $ZodRecord.init(inst, def);
+  ZodMiniType.init(inst, def);
+});
+// @__NO_SIDE_EFFECTS__
+function record(keyType, valueType, params) {
+  if (!valueType || !valueType._zod) {
+    return new ZodMiniRecord({
+      type: "record",
+      keyType: /* @__PURE__ */ string2(),
+      valueType: keyType,
+      ...normalizeParams(valueType)
+    });
+  }
+  return new ZodMiniRecord({
+    type: "record",
+    keyType,
+    valueType,
     ...normalizeParams(params)
   });
 }
@@ -3229,11 +3421,11 @@ function openStore(root, log) {
       writeFileAtomic(file, `${JSON.stringify(value)}
 `);
     },
-    appendLine(file, record) {
+    appendLine(file, record2) {
       ensureParent(file);
       const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
       try {
-        writeSync(fd, `${JSON.stringify(record)}
+        writeSync(fd, `${JSON.stringify(record2)}
 `);
       } finally {
         closeSync(fd);
@@ -3565,51 +3757,34 @@ var stopInput = looseObject({
   stop_hook_active: optional(boolean2()),
   last_assistant_message: optional(string2())
 });
+var userPromptExpansionInput = looseObject({
+  ...base,
+  command_name: optional(string2()),
+  command_args: optional(string2()),
+  expansion_type: optional(string2())
+});
+var preToolUseInput = looseObject({ ...base, tool_name: string2(), tool_input: optional(unknown()), tool_use_id: optional(string2()) });
 var sessionEndInput = looseObject({ ...base, reason: optional(string2()) });
 
-// lib/transcript/lines.ts
-var CHUNK = 256 * 1024;
-var DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+// lib/transcript/tool-input.ts
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function filesOf(input) {
+  if (!isObj(input)) return [];
+  const out = /* @__PURE__ */ new Set();
+  for (const key of ["file_path", "notebook_path", "path"]) {
+    const v = input[key];
+    if (typeof v === "string" && v !== "") out.add(v);
+  }
+  if (Array.isArray(input.edits)) {
+    for (const e of input.edits) if (isObj(e) && typeof e.file_path === "string") out.add(e.file_path);
+  }
+  return [...out];
+}
 
-// lib/transcript/reader.ts
-var CURSOR_VERSION = 1;
-
-// lib/session/session-files.ts
-var SESSION_VERSION = 1;
-var sessionSchema = looseObject({
-  version: literal(SESSION_VERSION),
-  sessionId: string2(),
-  cwd: string2(),
-  projectRoot: string2(),
-  transcriptPath: optional(string2()),
-  startedAt: string2(),
-  lastSeenAt: string2(),
-  source: optional(string2()),
-  model: optional(string2()),
-  prompts: number2(),
-  starts: number2(),
-  closedAt: optional(string2()),
-  endReason: optional(string2())
-});
-var cursorSchema = looseObject({
-  version: literal(CURSOR_VERSION),
-  offset: number2(),
-  anchor: string2(),
-  context: object({
-    reported: number2(),
-    charsAfter: number2(),
-    usageKey: optional(string2()),
-    firstReported: optional(number2()),
-    compactions: number2(),
-    model: optional(string2())
-  }),
-  lines: number2(),
-  bad: number2(),
-  oversize: number2(),
-  transcriptPath: optional(string2()),
-  updatedAt: optional(string2())
-});
-var eventsFile = (store, sessionId) => store.path("sessions", sessionId, "events.jsonl");
+// lib/archive/keywords.ts
+var STOP = new Set(
+  "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its just me my no not of on or our she so than that the their them then there these they this those to too up us was we were what when where which while who why will with would you your yes ok okay also about after again all any because been before being both each few more most other over same should some such only own very let const var return import export true false null undefined new use using used".split(" ")
+);
 
 // lib/archive/redact.ts
 var NAME = "[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}";
@@ -3714,14 +3889,59 @@ function redactText(input) {
   return redact(input).text;
 }
 
+// lib/transcript/lines.ts
+var CHUNK = 256 * 1024;
+var DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+// lib/transcript/reader.ts
+var CURSOR_VERSION = 1;
+
+// lib/session/session-files.ts
+var SESSION_VERSION = 1;
+var sessionSchema = looseObject({
+  version: literal(SESSION_VERSION),
+  sessionId: string2(),
+  cwd: string2(),
+  projectRoot: string2(),
+  transcriptPath: optional(string2()),
+  startedAt: string2(),
+  lastSeenAt: string2(),
+  source: optional(string2()),
+  model: optional(string2()),
+  prompts: number2(),
+  starts: number2(),
+  closedAt: optional(string2()),
+  endReason: optional(string2())
+});
+var cursorSchema = looseObject({
+  version: literal(CURSOR_VERSION),
+  offset: number2(),
+  anchor: string2(),
+  context: object({
+    reported: number2(),
+    charsAfter: number2(),
+    usageKey: optional(string2()),
+    firstReported: optional(number2()),
+    compactions: number2(),
+    model: optional(string2())
+  }),
+  lines: number2(),
+  bad: number2(),
+  oversize: number2(),
+  transcriptPath: optional(string2()),
+  updatedAt: optional(string2()),
+  chunker: optional(object({ pending: record(string2(), looseObject({ name: string2() })) }))
+});
+var eventsFile = (store, sessionId) => store.path("sessions", sessionId, "events.jsonl");
+
 // lib/session/tool-event.ts
 var TOOL_EVENT_VERSION = 1;
 var MAX_COMMAND = 500;
 var MAX_ERROR = 300;
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function toolEvent(call, now) {
-  const input = isObj(call.input) ? call.input : {};
-  const response = isObj(call.response) ? call.response : void 0;
+  const input = isObj2(call.input) ? call.input : {};
+  const response = isObj2(call.response) ? call.response : void 0;
   const event = {
     v: TOOL_EVENT_VERSION,
     t: now.toISOString(),
@@ -3741,25 +3961,14 @@ function toolEvent(call, now) {
   if (call.durationMs !== void 0) event.ms = call.durationMs;
   return event;
 }
-function filesOf(input) {
-  const out = /* @__PURE__ */ new Set();
-  for (const key of ["file_path", "notebook_path", "path"]) {
-    const v = input[key];
-    if (typeof v === "string" && v !== "") out.add(v);
-  }
-  if (Array.isArray(input.edits)) {
-    for (const e of input.edits) if (isObj(e) && typeof e.file_path === "string") out.add(e.file_path);
-  }
-  return [...out];
-}
 function outputSize(response) {
   if (typeof response === "string") return Buffer.byteLength(response);
-  if (!isObj(response)) return 0;
+  if (!isObj2(response)) return 0;
   if (typeof response.persistedOutputSize === "number") return response.persistedOutputSize;
   if (typeof response.stdout === "string" || typeof response.stderr === "string") {
     return Buffer.byteLength(String(response.stdout ?? "")) + Buffer.byteLength(String(response.stderr ?? ""));
   }
-  if (isObj(response.file) && typeof response.file.content === "string") return Buffer.byteLength(response.file.content);
+  if (isObj2(response.file) && typeof response.file.content === "string") return Buffer.byteLength(response.file.content);
   if (typeof response.content === "string") return Buffer.byteLength(response.content);
   return byteLength(response);
 }

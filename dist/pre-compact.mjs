@@ -1665,6 +1665,22 @@ var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace :
 function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
+function isPlainObject(o) {
+  if (isObject(o) === false)
+    return false;
+  const ctor = o.constructor;
+  if (ctor === void 0)
+    return true;
+  if (typeof ctor !== "function")
+    return true;
+  const prot = ctor.prototype;
+  if (isObject(prot) === false)
+    return false;
+  if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
+    return false;
+  }
+  return true;
+}
 var propertyKeyTypes = /* @__PURE__ */ new Set(["string", "number", "symbol"]);
 function escapeRegex(str2) {
   return str2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -2609,7 +2625,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const catchall = def.catchall;
   let value;
   const memo = globalConfig.memoizer;
@@ -2617,7 +2633,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input = payload.value;
-    if (!isObject2(input)) {
+    if (!isObject3(input)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -2653,6 +2669,161 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
       return proms.length ? Promise.all(proms).then(() => payload) : payload;
     }
     return handleCatchall(proms, input, payload, ctx, _normalized.value, inst, abortEarly === true);
+  };
+});
+var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
+  $ZodType.init(inst, def);
+  const memo = globalConfig.memoizer;
+  memo?.attach(inst);
+  inst._zod.parse = (payload, ctx) => {
+    const input = payload.value;
+    if (!isPlainObject(input)) {
+      payload.issues.push({
+        expected: "record",
+        code: "invalid_type",
+        input,
+        inst
+      });
+      return payload;
+    }
+    const proms = [];
+    const values = def.keyType._zod.values;
+    if (values && !def.partial) {
+      payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+      const recordKeys = /* @__PURE__ */ new Set();
+      for (const key of values) {
+        if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
+          recordKeys.add(typeof key === "number" ? key.toString() : key);
+          if (key === "__proto__")
+            continue;
+          const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+          if (keyResult instanceof Promise) {
+            throw new Error("Async schemas not supported in object keys currently");
+          }
+          if (keyResult.issues.length) {
+            payload.issues.push({
+              code: "invalid_key",
+              origin: "record",
+              issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
+              input: key,
+              path: [key],
+              inst
+            });
+            continue;
+          }
+          const outKey = keyResult.value;
+          if (outKey === "__proto__")
+            continue;
+          const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+          if (result instanceof Promise) {
+            proms.push(result.then((result2) => {
+              if (result2.issues.length) {
+                payload.issues.push(...prefixIssues(key, result2.issues));
+              }
+              payload.value[outKey] = result2.value;
+            }));
+          } else {
+            if (result.issues.length) {
+              payload.issues.push(...prefixIssues(key, result.issues));
+            }
+            payload.value[outKey] = result.value;
+          }
+        }
+      }
+      let unrecognized;
+      for (const key in input) {
+        if (!recordKeys.has(key)) {
+          if (def.mode === "loose") {
+            if (key === "__proto__")
+              continue;
+            payload.value[key] = input[key];
+          } else {
+            unrecognized = unrecognized ?? [];
+            unrecognized.push(key);
+          }
+        }
+      }
+      if (unrecognized && unrecognized.length > 0) {
+        payload.issues.push({
+          code: "unrecognized_keys",
+          input,
+          inst,
+          keys: unrecognized,
+          continue: true
+        });
+      }
+    } else {
+      payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+      let unrecognized;
+      for (const key of Reflect.ownKeys(input)) {
+        if (key === "__proto__")
+          continue;
+        if (!Object.prototype.propertyIsEnumerable.call(input, key))
+          continue;
+        let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+        if (keyResult instanceof Promise) {
+          throw new Error("Async schemas not supported in object keys currently");
+        }
+        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+        if (checkNumericKey) {
+          const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
+          if (retryResult instanceof Promise) {
+            throw new Error("Async schemas not supported in object keys currently");
+          }
+          if (retryResult.issues.length === 0) {
+            keyResult = retryResult;
+          }
+        }
+        if (keyResult.issues.length) {
+          if (def.mode === "loose") {
+            payload.value[key] = input[key];
+          } else if (values) {
+            unrecognized = unrecognized ?? [];
+            unrecognized.push(key);
+          } else {
+            payload.issues.push({
+              code: "invalid_key",
+              origin: "record",
+              issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
+              input: key,
+              path: [key],
+              inst
+            });
+          }
+          continue;
+        }
+        const outKey = keyResult.value;
+        if (outKey === "__proto__")
+          continue;
+        const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+        if (result instanceof Promise) {
+          proms.push(result.then((result2) => {
+            if (result2.issues.length) {
+              payload.issues.push(...prefixIssues(key, result2.issues));
+            }
+            payload.value[outKey] = result2.value;
+          }));
+        } else {
+          if (result.issues.length) {
+            payload.issues.push(...prefixIssues(key, result.issues));
+          }
+          payload.value[outKey] = result.value;
+        }
+      }
+      if (unrecognized && unrecognized.length > 0) {
+        payload.issues.push({
+          code: "unrecognized_keys",
+          input,
+          inst,
+          keys: unrecognized,
+          continue: true
+        });
+      }
+    }
+    if (proms.length) {
+      return Promise.all(proms).then(() => payload);
+    }
+    return payload;
   };
 });
 var $ZodEnum = /* @__PURE__ */ $constructor("$ZodEnum", (inst, def) => {
@@ -2928,6 +3099,27 @@ function looseObject(shape, params) {
     type: "object",
     shape,
     catchall: /* @__PURE__ */ unknown(),
+    ...normalizeParams(params)
+  });
+}
+var ZodMiniRecord = /* @__PURE__ */ $constructor("ZodMiniRecord", (inst, def) => {
+  $ZodRecord.init(inst, def);
+  ZodMiniType.init(inst, def);
+});
+// @__NO_SIDE_EFFECTS__
+function record(keyType, valueType, params) {
+  if (!valueType || !valueType._zod) {
+    return new ZodMiniRecord({
+      type: "record",
+      keyType: /* @__PURE__ */ string2(),
+      valueType: keyType,
+      ...normalizeParams(valueType)
+    });
+  }
+  return new ZodMiniRecord({
+    type: "record",
+    keyType,
+    valueType,
     ...normalizeParams(params)
   });
 }
@@ -3229,11 +3421,11 @@ function openStore(root, log) {
       writeFileAtomic(file, `${JSON.stringify(value)}
 `);
     },
-    appendLine(file, record) {
+    appendLine(file, record2) {
       ensureParent(file);
       const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
       try {
-        writeSync(fd, `${JSON.stringify(record)}
+        writeSync(fd, `${JSON.stringify(record2)}
 `);
       } finally {
         closeSync(fd);
@@ -3312,6 +3504,16 @@ function statSafe(file) {
     return statSync2(file);
   } catch {
     return void 0;
+  }
+}
+function ensureDir(dir, mode = DIR_MODE) {
+  mkdirSync2(dir, { recursive: true, mode });
+}
+function listDir(dir) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 function findProjectRoot(cwd) {
@@ -3565,7 +3767,412 @@ var stopInput = looseObject({
   stop_hook_active: optional(boolean2()),
   last_assistant_message: optional(string2())
 });
+var userPromptExpansionInput = looseObject({
+  ...base,
+  command_name: optional(string2()),
+  command_args: optional(string2()),
+  expansion_type: optional(string2())
+});
+var preToolUseInput = looseObject({ ...base, tool_name: string2(), tool_input: optional(unknown()), tool_use_id: optional(string2()) });
 var sessionEndInput = looseObject({ ...base, reason: optional(string2()) });
+
+// lib/session/session-files.ts
+import { basename, dirname as dirname3, join as join6 } from "node:path";
+
+// lib/archive/archive-store.ts
+import { join as join5 } from "node:path";
+
+// lib/archive/chunk-file.ts
+var CHUNK_VERSION = 1;
+var ORDER = [
+  "version",
+  "id",
+  "session",
+  "project",
+  "phase",
+  "type",
+  "tool",
+  "files",
+  "timestamp",
+  "sourceUuids",
+  "keywords",
+  "title",
+  "sidechain",
+  "part"
+];
+function renderChunk(chunk) {
+  const lines = ["---"];
+  for (const key of ORDER) {
+    const value = chunk[key];
+    if (value !== void 0) lines.push(`${key}: ${JSON.stringify(value)}`);
+  }
+  lines.push("---", "");
+  return `${lines.join("\n")}${chunk.text}
+`;
+}
+function parseChunk(file) {
+  if (!file.startsWith("---\n")) return { ok: false, reason: "no frontmatter" };
+  const end = file.indexOf("\n---\n", 3);
+  if (end === -1) return { ok: false, reason: "frontmatter not closed (truncated?)" };
+  const meta2 = {};
+  for (const line of file.slice(4, end).split("\n")) {
+    const colon = line.indexOf(": ");
+    if (colon === -1) return { ok: false, reason: `bad frontmatter line ${JSON.stringify(line.slice(0, 40))}` };
+    try {
+      meta2[line.slice(0, colon)] = JSON.parse(line.slice(colon + 2));
+    } catch {
+      return { ok: false, reason: `bad value for ${line.slice(0, colon)}` };
+    }
+  }
+  if (meta2.version !== CHUNK_VERSION) return { ok: false, reason: `unknown version ${JSON.stringify(meta2.version)}` };
+  for (const key of ["id", "session", "type", "timestamp"]) {
+    if (typeof meta2[key] !== "string") return { ok: false, reason: `missing ${key}` };
+  }
+  const body = file.slice(end + 5).replace(/^\n/, "");
+  return {
+    ok: true,
+    chunk: {
+      ...meta2,
+      files: Array.isArray(meta2.files) ? meta2.files : [],
+      sourceUuids: Array.isArray(meta2.sourceUuids) ? meta2.sourceUuids : [],
+      keywords: Array.isArray(meta2.keywords) ? meta2.keywords : [],
+      text: body.endsWith("\n") ? body.slice(0, -1) : body
+    }
+  };
+}
+
+// lib/archive/archive-store.ts
+var CATALOG_VERSION = 1;
+var archiveDir = (store, sessionId) => store.path("sessions", sessionId, "archived");
+var catalogFile = (store, sessionId) => store.path("sessions", sessionId, "catalog.jsonl");
+function writeChunks(store, sessionId, chunks) {
+  const result = { added: 0, updated: 0, unchanged: 0 };
+  if (chunks.length === 0) return result;
+  const dir = archiveDir(store, sessionId);
+  const newIds = [];
+  for (const chunk of chunks) {
+    const file = join5(dir, `${chunk.id}.md`);
+    const existing = readTextFile(file);
+    if (existing !== void 0) {
+      const parsed = parseChunk(existing);
+      if (parsed.ok) {
+        const missing = chunk.sourceUuids.filter((u) => !parsed.chunk.sourceUuids.includes(u));
+        if (missing.length === 0) {
+          result.unchanged += 1;
+          continue;
+        }
+        const merged = mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids);
+        writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: merged }));
+        result.updated += 1;
+        continue;
+      }
+    }
+    ensureDirOnce(dir);
+    writeFileAtomic(file, renderChunk(chunk));
+    newIds.push(chunk.id);
+    result.added += 1;
+  }
+  const catalog = catalogFile(store, sessionId);
+  for (const id of newIds) store.appendLine(catalog, { v: CATALOG_VERSION, id });
+  return result;
+}
+function mergeUuids(a, b) {
+  const out = [...a];
+  for (const u of b) if (!out.includes(u)) out.push(u);
+  return a.length === 0 ? [...b] : out;
+}
+var madeDirs = /* @__PURE__ */ new Set();
+function ensureDirOnce(dir) {
+  if (madeDirs.has(dir)) return;
+  ensureDir(dir);
+  madeDirs.add(dir);
+}
+
+// lib/transcript/tool-input.ts
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function filesOf(input) {
+  if (!isObj(input)) return [];
+  const out = /* @__PURE__ */ new Set();
+  for (const key of ["file_path", "notebook_path", "path"]) {
+    const v = input[key];
+    if (typeof v === "string" && v !== "") out.add(v);
+  }
+  if (Array.isArray(input.edits)) {
+    for (const e of input.edits) if (isObj(e) && typeof e.file_path === "string") out.add(e.file_path);
+  }
+  return [...out];
+}
+
+// lib/archive/keywords.ts
+var STOP = new Set(
+  "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its just me my no not of on or our she so than that the their them then there these they this those to too up us was we were what when where which while who why will with would you your yes ok okay also about after again all any because been before being both each few more most other over same should some such only own very let const var return import export true false null undefined new use using used".split(" ")
+);
+var WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
+var NUMBER_UNIT = /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|tb|k|px|%|x)$/i;
+var ERROR_CODE = /^(?:[A-Z]{1,5}\d{2,5}|E[A-Z]{3,}|HTTP\d{3})$/;
+function keywords(input) {
+  const max = input.max ?? 16;
+  const picked = /* @__PURE__ */ new Set();
+  for (const file of input.files ?? []) {
+    const base3 = file.split(/[/\\]/).pop();
+    if (base3 !== void 0 && base3 !== "") picked.add(base3.toLowerCase());
+  }
+  const counts = /* @__PURE__ */ new Map();
+  for (const match of input.text.matchAll(WORD)) {
+    const raw = match[0];
+    if (raw.length > 80 || raw.length < 3) continue;
+    const lower = raw.toLowerCase();
+    if (STOP.has(lower)) continue;
+    const codeLike = /[a-z][A-Z]|_|\.[a-z]{1,4}$/.test(raw) || ERROR_CODE.test(raw) || NUMBER_UNIT.test(raw);
+    if (codeLike && picked.size < max) picked.add(lower.includes("/") ? lower.split("/").pop() ?? lower : lower);
+    else if (!/^\d+$/.test(lower)) counts.set(lower, (counts.get(lower) ?? 0) + 1);
+  }
+  const frequent = [...counts.entries()].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [term] of frequent) {
+    if (picked.size >= max) break;
+    picked.add(term);
+  }
+  return [...picked].slice(0, max);
+}
+
+// lib/archive/redact.ts
+var NAME = "[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}";
+var TYPE_WORDS = /* @__PURE__ */ new Set([
+  "string",
+  "number",
+  "boolean",
+  "any",
+  "unknown",
+  "never",
+  "object",
+  "str",
+  "int",
+  "bytes",
+  "bool",
+  "none",
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "optional",
+  "required",
+  "secret",
+  "password",
+  "token"
+]);
+var PLACEHOLDER = /^(?:\$|%|\{\{|<|\[REDACTED|\*{3,}|x{3,}|\.{3}|changeme$|your[_-]|example|dummy|test$|env\(|process\.env|os\.environ|getenv)/i;
+function looksRandom(value) {
+  if (value.length < 8 || TYPE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
+  if (/^[A-Za-z]+$/.test(value)) return value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value);
+  return /\d/.test(value) || value.length >= 16 && /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value);
+}
+var isLiteral = (value) => value.length >= 4 && !PLACEHOLDER.test(value);
+var RULES = [
+  { kind: "private-key", pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g },
+  { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g },
+  { kind: "openai-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,400}/g },
+  { kind: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
+  { kind: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g },
+  { kind: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,200}/g },
+  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { kind: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g },
+  { kind: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
+  // scheme://[user]:password@host
+  { kind: "url-password", pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2 },
+  { kind: "bearer-token", pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2 },
+  // NAME=value alone on a line (.env files, shell exports): any literal value.
+  {
+    kind: "secret",
+    pattern: new RegExp(`^([ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, "gim"),
+    group: 2,
+    accept: isLiteral
+  },
+  // ?api_key=value&…
+  { kind: "secret", pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, "gi"), group: 2, accept: isLiteral },
+  // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
+  {
+    kind: "secret",
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, "gim"),
+    group: 3,
+    accept: isLiteral
+  },
+  // name: value / name = value / --name=value, unquoted: only values that look random.
+  {
+    kind: "secret",
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, "gim"),
+    group: 2,
+    accept: looksRandom
+  }
+];
+function redact(input) {
+  let text = stripPrivate(input);
+  let count = 0;
+  const kinds = /* @__PURE__ */ new Set();
+  for (const rule of RULES) {
+    text = text.replace(rule.pattern, (...args) => {
+      const match = args[0];
+      if (rule.group === void 0) {
+        count += 1;
+        kinds.add(rule.kind);
+        return `[REDACTED:${rule.kind}]`;
+      }
+      const prefix = args[1] ?? "";
+      const secret = args[rule.group] ?? "";
+      if (secret === "" || secret.includes("[REDACTED")) return match;
+      if (rule.accept !== void 0 && !rule.accept(secret)) return match;
+      count += 1;
+      kinds.add(rule.kind);
+      return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;
+    });
+  }
+  return { text, count, kinds: [...kinds] };
+}
+function stripPrivate(text) {
+  if (!text.includes("<private>")) return text;
+  return text.replace(/<private>[\s\S]*?(?:<\/private>|$)/g, "[PRIVATE]");
+}
+function redactText(input) {
+  return redact(input).text;
+}
+
+// lib/archive/chunker.ts
+var PART_CHARS = 6e3;
+var INPUT_CHARS = 2e3;
+var MAX_PENDING = 200;
+var emptyChunkerState = () => ({ pending: {} });
+function chunksFromEntries(entries, state, ctx) {
+  const out = [];
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case "user-text":
+        if (!entry.meta && entry.text.trim() !== "") out.push(...simple("user", entry, entry.text, ctx));
+        break;
+      case "assistant-text":
+        if (entry.text.trim() !== "") out.push(...simple("assistant", entry, entry.text, ctx));
+        break;
+      case "compact-summary":
+        out.push(...simple("summary", entry, entry.text, ctx));
+        break;
+      case "tool-use":
+        state.pending[entry.id] = { name: entry.name, input: entry.input, uuid: entry.uuid, timestamp: entry.timestamp };
+        trimPending(state);
+        break;
+      case "tool-result": {
+        const use = state.pending[entry.toolUseId];
+        delete state.pending[entry.toolUseId];
+        out.push(...toolChunks({ toolUseId: entry.toolUseId, use, result: entry, output: entry.text, isError: entry.isError }, ctx));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+function simple(type, entry, rawText, ctx) {
+  const text = redactText(rawText);
+  const identity = entry.uuid ?? ctx.hash(rawText);
+  const parts = splitText(text, PART_CHARS);
+  return parts.map(
+    (part, i) => base2(ctx, {
+      id: ctx.hash(`${type}|${ctx.session}|${identity}|${i}`),
+      type,
+      text: part,
+      title: titleOf(type, part),
+      timestamp: entry.timestamp ?? ctx.now,
+      sourceUuids: entry.uuid === void 0 ? [] : [entry.uuid],
+      files: [],
+      sidechain: entry.sidechain,
+      part: parts.length > 1 ? [i + 1, parts.length] : void 0
+    })
+  );
+}
+function toolChunks(call, ctx) {
+  const name = call.use?.name ?? "tool";
+  const input = call.use?.input;
+  const files = filesOf(input);
+  const head = redactText(describeCall(name, input));
+  const output = redactText(call.output);
+  const parts = splitText(output, PART_CHARS);
+  const uuids = [call.use?.uuid, call.result?.uuid].filter((u) => u !== void 0);
+  const timestamp = call.result?.timestamp ?? call.use?.timestamp ?? ctx.now;
+  return parts.map(
+    (part, i) => base2(ctx, {
+      id: ctx.hash(`tool|${ctx.session}|${call.toolUseId}|${i}`),
+      type: "tool",
+      tool: name,
+      text: `${head}
+
+${call.isError ? "[error]\n" : ""}${part}`,
+      title: titleOf("tool", head),
+      timestamp,
+      sourceUuids: uuids,
+      files,
+      sidechain: call.result?.sidechain === true,
+      part: parts.length > 1 ? [i + 1, parts.length] : void 0
+    })
+  );
+}
+function base2(ctx, c) {
+  const chunk = {
+    version: CHUNK_VERSION,
+    id: c.id,
+    session: ctx.session,
+    project: ctx.project,
+    phase: ctx.phase,
+    type: c.type,
+    files: c.files,
+    timestamp: c.timestamp,
+    sourceUuids: c.sourceUuids,
+    keywords: keywords({ text: c.text, files: c.files }),
+    title: c.title,
+    text: c.text
+  };
+  if (c.tool !== void 0) chunk.tool = c.tool;
+  if (c.sidechain) chunk.sidechain = true;
+  if (c.part !== void 0) chunk.part = c.part;
+  return chunk;
+}
+function describeCall(name, input) {
+  if (!isObject2(input)) return name;
+  if (typeof input.command === "string") return `${name}: ${input.command}`;
+  const files = filesOf(input);
+  const rest = { ...input };
+  for (const key of ["file_path", "notebook_path", "path", "description"]) delete rest[key];
+  const detail = Object.keys(rest).length === 0 ? "" : `
+${cut(JSON.stringify(rest, null, 1), INPUT_CHARS)}`;
+  if (files.length > 0) return `${name}: ${files.join(", ")}${detail}`;
+  return `${name}${detail}`;
+}
+function splitText(text, max) {
+  if (text.length <= max) return [text];
+  const parts = [];
+  let rest = text;
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    let at = window.lastIndexOf("\n\n");
+    if (at < max / 2) at = window.lastIndexOf("\n");
+    if (at < max / 2) at = max;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at).replace(/^\n+/, "");
+  }
+  if (rest !== "") parts.push(rest);
+  return parts;
+}
+function titleOf(type, text) {
+  const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  const prefix = type === "summary" ? "Compaction summary: " : "";
+  return cut(`${prefix}${first.trim()}`, 100);
+}
+function trimPending(state) {
+  const ids = Object.keys(state.pending);
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_PENDING))) delete state.pending[id];
+}
+var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var cut = (s, n) => s.length > n ? `${s.slice(0, n)}\u2026` : s;
 
 // lib/transcript/context-size.ts
 var emptyContext = () => ({ reported: 0, charsAfter: 0, usageKey: void 0, firstReported: void 0, compactions: 0 });
@@ -3611,7 +4218,7 @@ function foldContext(state, line) {
 }
 
 // lib/transcript/entries.ts
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 var str = (v) => typeof v === "string" ? v : void 0;
 var num = (v) => typeof v === "number" && Number.isFinite(v) ? v : void 0;
 function parseLine(text) {
@@ -3621,7 +4228,7 @@ function parseLine(text) {
   } catch {
     return void 0;
   }
-  if (!isObj(value)) return void 0;
+  if (!isObj2(value)) return void 0;
   return entriesOf(value);
 }
 function entriesOf(line) {
@@ -3637,9 +4244,9 @@ function entriesOf(line) {
   };
   const entries = [];
   let usage;
-  const message = isObj(line.message) ? line.message : void 0;
+  const message = isObj2(line.message) ? line.message : void 0;
   if (type === "system" && line.subtype === "compact_boundary") {
-    const m = isObj(line.compactMetadata) ? line.compactMetadata : isObj(line.compact_metadata) ? line.compact_metadata : {};
+    const m = isObj2(line.compactMetadata) ? line.compactMetadata : isObj2(line.compact_metadata) ? line.compact_metadata : {};
     entries.push({
       ...meta2,
       kind: "compact-boundary",
@@ -3673,7 +4280,7 @@ function userEntries(content, line, meta2, out) {
   }
   if (!Array.isArray(content)) return;
   for (const block of content) {
-    if (!isObj(block)) continue;
+    if (!isObj2(block)) continue;
     if (block.type === "text" && typeof block.text === "string") out.push({ ...meta2, kind: "user-text", text: block.text, meta: isMeta });
     else if (block.type === "tool_result") {
       out.push({
@@ -3694,7 +4301,7 @@ function assistantEntries(content, messageId, meta2, out) {
   }
   if (!Array.isArray(content)) return;
   for (const block of content) {
-    if (!isObj(block)) continue;
+    if (!isObj2(block)) continue;
     if (block.type === "text" && typeof block.text === "string") out.push({ ...meta2, kind: "assistant-text", text: block.text, messageId });
     else if (block.type === "thinking" && typeof block.thinking === "string") out.push({ ...meta2, kind: "thinking", text: block.thinking });
     else if ((block.type === "tool_use" || block.type === "server_tool_use") && typeof block.name === "string") {
@@ -3704,7 +4311,7 @@ function assistantEntries(content, messageId, meta2, out) {
 }
 function usageOf(message, messageId, requestId) {
   const u = message.usage;
-  if (!isObj(u)) return void 0;
+  if (!isObj2(u)) return void 0;
   return {
     key: `${messageId ?? ""}|${requestId ?? ""}`,
     input: num(u.input_tokens) ?? 0,
@@ -3720,7 +4327,7 @@ function textOf(content) {
   const parts = [];
   for (const block of content) {
     if (typeof block === "string") parts.push(block);
-    else if (isObj(block)) {
+    else if (isObj2(block)) {
       if (typeof block.text === "string") parts.push(block.text);
       else if (block.type === "image") parts.push("[image]");
     }
@@ -3835,9 +4442,9 @@ function startCursor() {
 }
 async function advanceTranscript(path, from, options) {
   const scan = await scanLines(path, from, options?.maxLineBytes === void 0 ? void 0 : { maxLineBytes: options.maxLineBytes });
-  const base2 = from === void 0 || scan.reset !== void 0 ? startCursor() : from;
-  const state = { ...base2.context };
-  const counts = { lines: base2.lines, bad: base2.bad, oversize: base2.oversize };
+  const base3 = from === void 0 || scan.reset !== void 0 ? startCursor() : from;
+  const state = { ...base3.context };
+  const counts = { lines: base3.lines, bad: base3.bad, oversize: base3.oversize };
   let newLines = 0;
   let newBytes = 0;
   for await (const raw of scan.lines) {
@@ -3896,7 +4503,8 @@ var cursorSchema = looseObject({
   bad: number2(),
   oversize: number2(),
   transcriptPath: optional(string2()),
-  updatedAt: optional(string2())
+  updatedAt: optional(string2()),
+  chunker: optional(object({ pending: record(string2(), looseObject({ name: string2() })) }))
 });
 var cursorFile = (store, sessionId) => store.path("sessions", sessionId, "cursor.json");
 function readOrSetAside(store, file, schema, log, now) {
@@ -3907,30 +4515,63 @@ function readOrSetAside(store, file, schema, log, now) {
   log.warn(`${file}: ${result.reason} (${result.detail ?? ""}); ${aside === void 0 ? "left in place" : `set aside as ${aside}`} and rebuilt`);
   return void 0;
 }
-function readCursor(store, sessionId, log, now) {
-  return readOrSetAside(store, cursorFile(store, sessionId), cursorSchema, log, now);
-}
-async function advanceSessionCursor(ctx, sessionId, transcriptPath) {
+async function advanceSessionCursor(env, sessionId, transcriptPath, options) {
   const stat = statSafe(transcriptPath);
   if (stat === void 0 || !stat.isFile()) {
-    ctx.log.warn(`transcript not readable: ${transcriptPath}; cursor not moved`);
+    env.log.warn(`transcript not readable: ${transcriptPath}; cursor not moved`);
     return void 0;
   }
-  const file = cursorFile(ctx.store, sessionId);
-  return ctx.store.withLock(
+  const file = options?.cursorName === void 0 ? cursorFile(env.store, sessionId) : env.store.path("sessions", sessionId, options.cursorName);
+  const archive = options?.archive !== false;
+  const timeLeft = env.timeLeft ?? (() => 6e4);
+  return env.store.withLock(
     file,
     async () => {
-      const now = ctx.now();
-      let previous = readCursor(ctx.store, sessionId, ctx.log, now);
+      const now = env.now();
+      let previous = readOrSetAside(env.store, file, cursorSchema, env.log, now);
       if (previous?.transcriptPath !== void 0 && previous.transcriptPath !== transcriptPath) previous = void 0;
-      const result = await advanceTranscript(transcriptPath, previous);
-      if (result.reset !== void 0) ctx.log.warn(`transcript ${result.reset} since last read; re-reading from the start`, { transcriptPath });
-      const saved = { ...result.cursor, transcriptPath, updatedAt: now.toISOString() };
-      ctx.store.writeJson(file, saved);
-      return { ...result, previous };
+      const archived = { added: 0, updated: 0, unchanged: 0 };
+      let visit;
+      let chunker = previous?.chunker ?? emptyChunkerState();
+      if (archive) {
+        const { createHash } = await import("node:crypto");
+        const context = {
+          session: sessionId,
+          project: env.project.root,
+          phase: options?.phase ?? "unknown",
+          now: now.toISOString(),
+          hash: (identity) => createHash("sha256").update(identity).digest("hex").slice(0, 16)
+        };
+        visit = (line) => {
+          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context));
+          archived.added += written.added;
+          archived.updated += written.updated;
+          archived.unchanged += written.unchanged;
+        };
+      }
+      const result = await advanceTranscript(transcriptPath, previous, visit === void 0 ? void 0 : { visit });
+      if (result.reset !== void 0) {
+        env.log.warn(`transcript ${result.reset} since last read; re-reading from the start`, { transcriptPath });
+        chunker = emptyChunkerState();
+      }
+      const saved = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
+      env.store.writeJson(file, saved);
+      return { ...result, previous, archived };
     },
-    { waitMs: Math.max(100, ctx.timeLeft() / 2) }
+    { waitMs: Math.max(100, timeLeft() / 2) }
   );
+}
+function subagentTranscripts(transcriptPath, sessionId) {
+  const dir = join6(dirname3(transcriptPath), sessionId, "subagents");
+  return listDir(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join6(dir, f));
+}
+async function catchUpSession(env, sessionId, transcriptPath, options) {
+  const main = await advanceSessionCursor(env, sessionId, transcriptPath, options);
+  for (const agent of subagentTranscripts(transcriptPath, sessionId)) {
+    const name = basename(agent, ".jsonl");
+    await advanceSessionCursor(env, sessionId, agent, { ...options, cursorName: `cursor-${name}.json` });
+  }
+  return main;
 }
 
 // hooks/pre-compact.ts
@@ -3939,8 +4580,8 @@ runHook({
   schema: preCompactInput,
   handler: async (input, ctx) => {
     if (input.transcript_path === void 0) return void 0;
-    const result = await advanceSessionCursor(ctx, input.session_id, input.transcript_path);
-    if (result !== void 0) ctx.log.debug(`read ${result.newLines} new lines (${result.newBytes} bytes)`);
+    const result = await catchUpSession(ctx, input.session_id, input.transcript_path);
+    if (result !== void 0) ctx.log.debug(`read ${result.newLines} new lines (${result.newBytes} bytes); archived ${result.archived.added} new chunks`);
     return void 0;
   }
 });

@@ -1665,6 +1665,22 @@ var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace :
 function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
+function isPlainObject(o) {
+  if (isObject(o) === false)
+    return false;
+  const ctor = o.constructor;
+  if (ctor === void 0)
+    return true;
+  if (typeof ctor !== "function")
+    return true;
+  const prot = ctor.prototype;
+  if (isObject(prot) === false)
+    return false;
+  if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
+    return false;
+  }
+  return true;
+}
 var propertyKeyTypes = /* @__PURE__ */ new Set(["string", "number", "symbol"]);
 function escapeRegex(str) {
   return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -2655,6 +2671,161 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     return handleCatchall(proms, input, payload, ctx, _normalized.value, inst, abortEarly === true);
   };
 });
+var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
+  $ZodType.init(inst, def);
+  const memo = globalConfig.memoizer;
+  memo?.attach(inst);
+  inst._zod.parse = (payload, ctx) => {
+    const input = payload.value;
+    if (!isPlainObject(input)) {
+      payload.issues.push({
+        expected: "record",
+        code: "invalid_type",
+        input,
+        inst
+      });
+      return payload;
+    }
+    const proms = [];
+    const values = def.keyType._zod.values;
+    if (values && !def.partial) {
+      payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+      const recordKeys = /* @__PURE__ */ new Set();
+      for (const key of values) {
+        if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
+          recordKeys.add(typeof key === "number" ? key.toString() : key);
+          if (key === "__proto__")
+            continue;
+          const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+          if (keyResult instanceof Promise) {
+            throw new Error("Async schemas not supported in object keys currently");
+          }
+          if (keyResult.issues.length) {
+            payload.issues.push({
+              code: "invalid_key",
+              origin: "record",
+              issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
+              input: key,
+              path: [key],
+              inst
+            });
+            continue;
+          }
+          const outKey = keyResult.value;
+          if (outKey === "__proto__")
+            continue;
+          const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+          if (result instanceof Promise) {
+            proms.push(result.then((result2) => {
+              if (result2.issues.length) {
+                payload.issues.push(...prefixIssues(key, result2.issues));
+              }
+              payload.value[outKey] = result2.value;
+            }));
+          } else {
+            if (result.issues.length) {
+              payload.issues.push(...prefixIssues(key, result.issues));
+            }
+            payload.value[outKey] = result.value;
+          }
+        }
+      }
+      let unrecognized;
+      for (const key in input) {
+        if (!recordKeys.has(key)) {
+          if (def.mode === "loose") {
+            if (key === "__proto__")
+              continue;
+            payload.value[key] = input[key];
+          } else {
+            unrecognized = unrecognized ?? [];
+            unrecognized.push(key);
+          }
+        }
+      }
+      if (unrecognized && unrecognized.length > 0) {
+        payload.issues.push({
+          code: "unrecognized_keys",
+          input,
+          inst,
+          keys: unrecognized,
+          continue: true
+        });
+      }
+    } else {
+      payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
+      let unrecognized;
+      for (const key of Reflect.ownKeys(input)) {
+        if (key === "__proto__")
+          continue;
+        if (!Object.prototype.propertyIsEnumerable.call(input, key))
+          continue;
+        let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+        if (keyResult instanceof Promise) {
+          throw new Error("Async schemas not supported in object keys currently");
+        }
+        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+        if (checkNumericKey) {
+          const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
+          if (retryResult instanceof Promise) {
+            throw new Error("Async schemas not supported in object keys currently");
+          }
+          if (retryResult.issues.length === 0) {
+            keyResult = retryResult;
+          }
+        }
+        if (keyResult.issues.length) {
+          if (def.mode === "loose") {
+            payload.value[key] = input[key];
+          } else if (values) {
+            unrecognized = unrecognized ?? [];
+            unrecognized.push(key);
+          } else {
+            payload.issues.push({
+              code: "invalid_key",
+              origin: "record",
+              issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
+              input: key,
+              path: [key],
+              inst
+            });
+          }
+          continue;
+        }
+        const outKey = keyResult.value;
+        if (outKey === "__proto__")
+          continue;
+        const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
+        if (result instanceof Promise) {
+          proms.push(result.then((result2) => {
+            if (result2.issues.length) {
+              payload.issues.push(...prefixIssues(key, result2.issues));
+            }
+            payload.value[outKey] = result2.value;
+          }));
+        } else {
+          if (result.issues.length) {
+            payload.issues.push(...prefixIssues(key, result.issues));
+          }
+          payload.value[outKey] = result.value;
+        }
+      }
+      if (unrecognized && unrecognized.length > 0) {
+        payload.issues.push({
+          code: "unrecognized_keys",
+          input,
+          inst,
+          keys: unrecognized,
+          continue: true
+        });
+      }
+    }
+    if (proms.length) {
+      return Promise.all(proms).then(() => payload);
+    }
+    return payload;
+  };
+});
 var $ZodEnum = /* @__PURE__ */ $constructor("$ZodEnum", (inst, def) => {
   $ZodType.init(inst, def);
   const values = getEnumValues(def.entries);
@@ -2928,6 +3099,27 @@ function looseObject(shape, params) {
     type: "object",
     shape,
     catchall: /* @__PURE__ */ unknown(),
+    ...normalizeParams(params)
+  });
+}
+var ZodMiniRecord = /* @__PURE__ */ $constructor("ZodMiniRecord", (inst, def) => {
+  $ZodRecord.init(inst, def);
+  ZodMiniType.init(inst, def);
+});
+// @__NO_SIDE_EFFECTS__
+function record(keyType, valueType, params) {
+  if (!valueType || !valueType._zod) {
+    return new ZodMiniRecord({
+      type: "record",
+      keyType: /* @__PURE__ */ string2(),
+      valueType: keyType,
+      ...normalizeParams(valueType)
+    });
+  }
+  return new ZodMiniRecord({
+    type: "record",
+    keyType,
+    valueType,
     ...normalizeParams(params)
   });
 }
@@ -3229,11 +3421,11 @@ function openStore(root, log) {
       writeFileAtomic(file, `${JSON.stringify(value)}
 `);
     },
-    appendLine(file, record) {
+    appendLine(file, record2) {
       ensureParent(file);
       const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
       try {
-        writeSync(fd, `${JSON.stringify(record)}
+        writeSync(fd, `${JSON.stringify(record2)}
 `);
       } finally {
         closeSync(fd);
@@ -3565,7 +3757,92 @@ var stopInput = looseObject({
   stop_hook_active: optional(boolean2()),
   last_assistant_message: optional(string2())
 });
+var userPromptExpansionInput = looseObject({
+  ...base,
+  command_name: optional(string2()),
+  command_args: optional(string2()),
+  expansion_type: optional(string2())
+});
+var preToolUseInput = looseObject({ ...base, tool_name: string2(), tool_input: optional(unknown()), tool_use_id: optional(string2()) });
 var sessionEndInput = looseObject({ ...base, reason: optional(string2()) });
+
+// lib/archive/keywords.ts
+var STOP = new Set(
+  "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its just me my no not of on or our she so than that the their them then there these they this those to too up us was we were what when where which while who why will with would you your yes ok okay also about after again all any because been before being both each few more most other over same should some such only own very let const var return import export true false null undefined new use using used".split(" ")
+);
+
+// lib/archive/redact.ts
+var NAME = "[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}";
+var TYPE_WORDS = /* @__PURE__ */ new Set([
+  "string",
+  "number",
+  "boolean",
+  "any",
+  "unknown",
+  "never",
+  "object",
+  "str",
+  "int",
+  "bytes",
+  "bool",
+  "none",
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "optional",
+  "required",
+  "secret",
+  "password",
+  "token"
+]);
+var PLACEHOLDER = /^(?:\$|%|\{\{|<|\[REDACTED|\*{3,}|x{3,}|\.{3}|changeme$|your[_-]|example|dummy|test$|env\(|process\.env|os\.environ|getenv)/i;
+function looksRandom(value) {
+  if (value.length < 8 || TYPE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
+  if (/^[A-Za-z]+$/.test(value)) return value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value);
+  return /\d/.test(value) || value.length >= 16 && /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value);
+}
+var isLiteral = (value) => value.length >= 4 && !PLACEHOLDER.test(value);
+var RULES = [
+  { kind: "private-key", pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g },
+  { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g },
+  { kind: "openai-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,400}/g },
+  { kind: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
+  { kind: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g },
+  { kind: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,200}/g },
+  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { kind: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g },
+  { kind: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
+  // scheme://[user]:password@host
+  { kind: "url-password", pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2 },
+  { kind: "bearer-token", pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2 },
+  // NAME=value alone on a line (.env files, shell exports): any literal value.
+  {
+    kind: "secret",
+    pattern: new RegExp(`^([ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, "gim"),
+    group: 2,
+    accept: isLiteral
+  },
+  // ?api_key=value&…
+  { kind: "secret", pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, "gi"), group: 2, accept: isLiteral },
+  // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
+  {
+    kind: "secret",
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, "gim"),
+    group: 3,
+    accept: isLiteral
+  },
+  // name: value / name = value / --name=value, unquoted: only values that look random.
+  {
+    kind: "secret",
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, "gim"),
+    group: 2,
+    accept: looksRandom
+  }
+];
 
 // lib/transcript/lines.ts
 var CHUNK = 256 * 1024;
@@ -3607,7 +3884,8 @@ var cursorSchema = looseObject({
   bad: number2(),
   oversize: number2(),
   transcriptPath: optional(string2()),
-  updatedAt: optional(string2())
+  updatedAt: optional(string2()),
+  chunker: optional(object({ pending: record(string2(), looseObject({ name: string2() })) }))
 });
 var sessionFile = (store, sessionId) => store.path("sessions", sessionId, "session.json");
 function readOrSetAside(store, file, schema, log, now) {
@@ -3629,7 +3907,7 @@ async function touchSession(ctx, touch) {
       const now = ctx.now();
       const iso = now.toISOString();
       const prev = readSession(ctx.store, touch.sessionId, ctx.log, now);
-      const record = prev ?? {
+      const record2 = prev ?? {
         version: SESSION_VERSION,
         sessionId: touch.sessionId,
         cwd: touch.cwd,
@@ -3639,26 +3917,26 @@ async function touchSession(ctx, touch) {
         prompts: 0,
         starts: 0
       };
-      record.lastSeenAt = iso;
-      record.cwd = touch.cwd;
-      record.projectRoot = ctx.project.root;
-      if (touch.transcriptPath !== void 0) record.transcriptPath = touch.transcriptPath;
-      if (touch.source !== void 0) record.source = touch.source;
-      if (touch.model !== void 0) record.model = touch.model;
-      if (touch.prompt === true) record.prompts += 1;
+      record2.lastSeenAt = iso;
+      record2.cwd = touch.cwd;
+      record2.projectRoot = ctx.project.root;
+      if (touch.transcriptPath !== void 0) record2.transcriptPath = touch.transcriptPath;
+      if (touch.source !== void 0) record2.source = touch.source;
+      if (touch.model !== void 0) record2.model = touch.model;
+      if (touch.prompt === true) record2.prompts += 1;
       if (touch.started === true) {
-        record.starts += 1;
-        delete record.closedAt;
-        delete record.endReason;
+        record2.starts += 1;
+        delete record2.closedAt;
+        delete record2.endReason;
       }
       if (touch.end !== void 0) {
-        record.closedAt = iso;
-        record.endReason = touch.end.reason;
+        record2.closedAt = iso;
+        record2.endReason = touch.end.reason;
       }
-      ctx.store.writeJson(file, record);
-      return record;
+      ctx.store.writeJson(file, record2);
+      return record2;
     },
-    { waitMs: Math.min(1e3, Math.max(100, ctx.timeLeft() / 2)) }
+    { waitMs: Math.min(1e3, Math.max(100, (ctx.timeLeft?.() ?? 2e3) / 2)) }
   );
 }
 

@@ -21,7 +21,17 @@ export interface DoctorReport {
   notes: string[];
 }
 
-const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'Stop', 'SessionEnd'];
+const EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PreCompact',
+  'Stop',
+  'SessionEnd',
+];
 
 export function doctor(input: { env: Env; configDir: string; cwd: string; now: Date }): DoctorReport {
   const problems: Problem[] = [];
@@ -50,7 +60,7 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
       plain.has(event) ? `settings.json${(plain.get(event) ?? 0) > 1 ? ` ×${plain.get(event)}` : ''}` : undefined,
       plugins.length > 0 ? `plugin ${plugins.join(', ')}` : undefined,
     ].filter(Boolean);
-    notes.push(`${event.padEnd(18)} ${where.length > 0 ? where.join(' + ') : 'not bound'}`);
+    notes.push(`${event.padEnd(19)} ${where.length > 0 ? where.join(' + ') : 'not bound'}`);
     if ((plain.get(event) ?? 0) > 1)
       add(
         'duplicate-hook',

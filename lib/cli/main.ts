@@ -2,7 +2,11 @@
 // prints data.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configDir, type Env } from '../runtime/paths.ts';
+import { logFile } from '../runtime/hook-runtime.ts';
+import { createFileLogger } from '../runtime/log.ts';
+import { configDir, dataDir, type Env } from '../runtime/paths.ts';
+import { openStore } from '../runtime/store.ts';
+import { allTranscripts, type CliEnv, ingestFiles, recallCommand, reindexCommand, showCommand } from './archive-commands.ts';
 import { flagBool, flagString, type Parsed, parseArgs, UsageError } from './args.ts';
 import { doctor } from './doctor.ts';
 import { InstallError, installPlain, installPlugin, packageVersion, uninstall } from './install.ts';
@@ -14,16 +18,20 @@ const HELP = `ctxl — context-lifecycle for Claude Code
   ctxl uninstall [--dry-run]            remove it; settings.json is left as it was without us
   ctxl doctor [--json]                  check the installation; exit 1 when something is wrong
   ctxl status [--session ID] [--cwd DIR] [--json]
+  ctxl ingest <transcript.jsonl> [--cwd DIR] [--json] | ctxl ingest --all [--json]
+  ctxl recall <query…> [--cwd DIR] [--all-projects] [--limit N] [--json]
+  ctxl show <ref>
+  ctxl reindex [--cwd DIR | --all]
   ctxl version | help
 
-Coming with the archive and phases: ingest, recall, show, timeline, consolidate, reindex, gc.`;
+Coming with phases and retention: timeline, consolidate, gc.`;
 
-const PLANNED = new Set(['ingest', 'recall', 'show', 'timeline', 'consolidate', 'reindex', 'gc']);
+const PLANNED = new Set(['timeline', 'consolidate', 'gc']);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const env = process.env as Env;
   const now = new Date();
@@ -72,6 +80,42 @@ function main(argv: string[]): number {
       out(flagBool(p, 'json') ? JSON.stringify(report) : renderStatus(report));
       return 0;
     }
+    case 'ingest': {
+      const p = parseArgs(rest, { booleans: ['json', 'all', 'ledgers'], values: ['cwd'] });
+      const all = flagBool(p, 'all');
+      if (all === p.positional.length > 0) throw new UsageError('ingest takes one transcript file, or --all');
+      if (p.positional.length > 1) throw new UsageError('ingest takes one transcript file at a time');
+      const files = all ? allTranscripts(env) : [resolve(p.positional[0] as string)];
+      const cwd = flagString(p, 'cwd');
+      const summary = await ingestFiles(cli(env, now), files, { cwd: cwd === undefined ? undefined : resolve(cwd) });
+      out(flagBool(p, 'json') ? JSON.stringify(summary) : `${summary.sessions} session(s): ${summary.chunksAdded} chunks added, ${summary.chunksTotal} stored`);
+      return 0;
+    }
+    case 'recall': {
+      const p = parseArgs(rest, { booleans: ['json', 'all-projects'], values: ['cwd', 'limit'] });
+      const limit = Number(flagString(p, 'limit') ?? '10');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit takes a whole number from 1 to 1000');
+      if (p.positional.length === 0) throw new UsageError('recall needs a query, e.g. ctxl recall timeout config');
+      recallCommand(cli(env, now), p.positional, {
+        cwd: resolve(flagString(p, 'cwd') ?? process.cwd()),
+        allProjects: flagBool(p, 'all-projects'),
+        limit,
+        json: flagBool(p, 'json'),
+      });
+      return 0;
+    }
+    case 'show': {
+      const p = parseArgs(rest, { booleans: [], values: [] });
+      if (p.positional.length !== 1) throw new UsageError('show takes one ref, as printed by ctxl recall');
+      return showCommand(cli(env, now), p.positional[0] as string) ? 0 : 1;
+    }
+    case 'reindex': {
+      const p = parseArgs(rest, { booleans: ['all', 'json'], values: ['cwd'] });
+      noPositional(p, 'reindex');
+      const r = reindexCommand(cli(env, now), { cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), all: flagBool(p, 'all') });
+      out(flagBool(p, 'json') ? JSON.stringify(r) : `reindexed ${r.chunks} chunks in ${r.sessions} session(s)`);
+      return 0;
+    }
     default:
       if (PLANNED.has(command)) throw new UsageError(`'${command}' is not available in this version yet`);
       throw new UsageError(`unknown command '${command}' (try: ctxl help)`);
@@ -82,8 +126,13 @@ function noPositional(p: Parsed, command: string): void {
   if (p.positional.length > 0) throw new UsageError(`${command} takes no argument '${p.positional[0]}'`);
 }
 
+function cli(env: Env, now: Date): CliEnv {
+  const log = createFileLogger({ file: logFile(env), scope: 'cli' });
+  return { env, store: openStore(dataDir(env), log), log, now, out, err: (t) => process.stderr.write(t), isTTY: process.stderr.isTTY === true };
+}
+
 try {
-  process.exitCode = main(process.argv.slice(2));
+  process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   const usage = error instanceof UsageError;
   const known = usage || error instanceof InstallError;

@@ -16,7 +16,16 @@ declare const __CTXL_HOOK_TIMEOUT_MS__: number | undefined;
 export const MAX_STDIN_BYTES = 32 * 1024 * 1024;
 const SESSION_END_BUDGET_MS = 1_500; // reference §1.8: plugin timeouts cannot raise it
 
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PostToolUse' | 'PostToolUseFailure' | 'PreCompact' | 'Stop' | 'SessionEnd';
+export type HookEvent =
+  | 'SessionStart'
+  | 'UserPromptSubmit'
+  | 'UserPromptExpansion'
+  | 'PreToolUse'
+  | 'PostToolUse'
+  | 'PostToolUseFailure'
+  | 'PreCompact'
+  | 'Stop'
+  | 'SessionEnd';
 
 export interface HookContext {
   event: HookEvent;

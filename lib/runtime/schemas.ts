@@ -49,6 +49,17 @@ export const stopInput = z.looseObject({
 });
 export type StopInput = z.infer<typeof stopInput>;
 
+export const userPromptExpansionInput = z.looseObject({
+  ...base,
+  command_name: z.optional(z.string()),
+  command_args: z.optional(z.string()),
+  expansion_type: z.optional(z.string()),
+});
+export type UserPromptExpansionInput = z.infer<typeof userPromptExpansionInput>;
+
+export const preToolUseInput = z.looseObject({ ...base, tool_name: z.string(), tool_input: z.optional(z.unknown()), tool_use_id: z.optional(z.string()) });
+export type PreToolUseInput = z.infer<typeof preToolUseInput>;
+
 export const sessionEndInput = z.looseObject({ ...base, reason: z.optional(z.string()) });
 export type SessionEndInput = z.infer<typeof sessionEndInput>;
 

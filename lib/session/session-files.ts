@@ -1,10 +1,14 @@
 // Per-session files under <data>/sessions/<sid>/: session.json (who and where), cursor.json (how far
 // the transcript was read, context size), events.jsonl (one record per tool call). All reads tolerate
 // corruption: a bad file is set aside with a log line and rebuilt.
+
+import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import type { HookContext } from '../runtime/hook-runtime.ts';
+import { type WriteResult, writeChunks } from '../archive/archive-store.ts';
+import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState } from '../archive/chunker.ts';
 import type { Logger } from '../runtime/log.ts';
-import { type Store, statSafe } from '../runtime/store.ts';
+import { listDir, type Store, statSafe } from '../runtime/store.ts';
+import type { ParsedLine } from '../transcript/entries.ts';
 import { type AdvanceResult, advanceTranscript, CURSOR_VERSION, type TranscriptCursor } from '../transcript/reader.ts';
 
 export const SESSION_VERSION = 1;
@@ -43,8 +47,9 @@ const cursorSchema = z.looseObject({
   oversize: z.number(),
   transcriptPath: z.optional(z.string()),
   updatedAt: z.optional(z.string()),
+  chunker: z.optional(z.object({ pending: z.record(z.string(), z.looseObject({ name: z.string() })) })),
 });
-export type SavedCursor = TranscriptCursor & { transcriptPath?: string; updatedAt?: string };
+export type SavedCursor = TranscriptCursor & { transcriptPath?: string; updatedAt?: string; chunker?: ChunkerState };
 
 export const sessionDir = (store: Store, sessionId: string) => store.path('sessions', sessionId);
 export const sessionFile = (store: Store, sessionId: string) => store.path('sessions', sessionId, 'session.json');
@@ -77,7 +82,7 @@ export interface SessionTouch {
 }
 
 /** Create or update session.json under the session lock. Returns the record written. */
-export async function touchSession(ctx: HookContext, touch: SessionTouch): Promise<SessionRecord | undefined> {
+export async function touchSession(ctx: SessionEnv, touch: SessionTouch): Promise<SessionRecord | undefined> {
   const file = sessionFile(ctx.store, touch.sessionId);
   return ctx.store.withLock(
     file,
@@ -114,7 +119,7 @@ export async function touchSession(ctx: HookContext, touch: SessionTouch): Promi
       ctx.store.writeJson(file, record);
       return record;
     },
-    { waitMs: Math.min(1_000, Math.max(100, ctx.timeLeft() / 2)) },
+    { waitMs: Math.min(1_000, Math.max(100, (ctx.timeLeft?.() ?? 2_000) / 2)) },
   );
 }
 
@@ -122,35 +127,108 @@ export function readCursor(store: Store, sessionId: string, log: Logger, now: Da
   return readOrSetAside(store, cursorFile(store, sessionId), cursorSchema, log, now) as SavedCursor | undefined;
 }
 
+/** What the session functions need: a hook context satisfies it, and so does the CLI. */
+export interface SessionEnv {
+  store: Store;
+  log: Logger;
+  now: () => Date;
+  project: { root: string };
+  timeLeft?: () => number;
+}
+
+export interface AdvanceOptions {
+  /** Archive new entries to L2 as they are read (default true). */
+  archive?: boolean;
+  /** Cursor file name for this transcript (subagent transcripts keep their own). */
+  cursorName?: string;
+  phase?: string;
+}
+
+export type SessionAdvance = AdvanceResult & { previous: SavedCursor | undefined; archived: WriteResult };
+
 /**
- * Read what is new in the transcript since the saved cursor and save the new cursor, under the
- * session's cursor lock so that Stop and the several PreCompact calls of one compaction never read
- * the same lines twice or move the cursor backwards.
+ * Read what is new in the transcript since the saved cursor, archive it to L2, and save the new
+ * cursor, all under the session's cursor lock: Stop and the several PreCompact calls of one
+ * compaction never read the same lines twice or move the cursor backwards. When this returns, L2
+ * holds everything the transcript had up to that moment.
  */
 export async function advanceSessionCursor(
-  ctx: HookContext,
+  env: SessionEnv,
   sessionId: string,
   transcriptPath: string,
-): Promise<(AdvanceResult & { previous: SavedCursor | undefined }) | undefined> {
+  options?: AdvanceOptions,
+): Promise<SessionAdvance | undefined> {
   // Claude Code writes the transcript asynchronously; a missing one is a fact to log, not our failure.
   const stat = statSafe(transcriptPath);
   if (stat === undefined || !stat.isFile()) {
-    ctx.log.warn(`transcript not readable: ${transcriptPath}; cursor not moved`);
+    env.log.warn(`transcript not readable: ${transcriptPath}; cursor not moved`);
     return undefined;
   }
-  const file = cursorFile(ctx.store, sessionId);
-  return ctx.store.withLock(
+  const file = options?.cursorName === undefined ? cursorFile(env.store, sessionId) : env.store.path('sessions', sessionId, options.cursorName);
+  const archive = options?.archive !== false;
+  const timeLeft = env.timeLeft ?? (() => 60_000);
+  return env.store.withLock(
     file,
     async () => {
-      const now = ctx.now();
-      let previous = readCursor(ctx.store, sessionId, ctx.log, now);
+      const now = env.now();
+      let previous = readOrSetAside(env.store, file, cursorSchema, env.log, now) as SavedCursor | undefined;
       if (previous?.transcriptPath !== undefined && previous.transcriptPath !== transcriptPath) previous = undefined;
-      const result = await advanceTranscript(transcriptPath, previous);
-      if (result.reset !== undefined) ctx.log.warn(`transcript ${result.reset} since last read; re-reading from the start`, { transcriptPath });
-      const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString() };
-      ctx.store.writeJson(file, saved);
-      return { ...result, previous };
+      const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
+      let visit: ((line: ParsedLine) => void) | undefined;
+      let chunker: ChunkerState = previous?.chunker ?? emptyChunkerState();
+      if (archive) {
+        // Loaded here, not at startup: hooks that never archive do not pay for node:crypto.
+        const { createHash } = await import('node:crypto');
+        const context: ChunkContext = {
+          session: sessionId,
+          project: env.project.root,
+          phase: options?.phase ?? 'unknown',
+          now: now.toISOString(),
+          hash: (identity) => createHash('sha256').update(identity).digest('hex').slice(0, 16),
+        };
+        visit = (line) => {
+          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context));
+          archived.added += written.added;
+          archived.updated += written.updated;
+          archived.unchanged += written.unchanged;
+        };
+      }
+      const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? undefined : { visit });
+      if (result.reset !== undefined) {
+        env.log.warn(`transcript ${result.reset} since last read; re-reading from the start`, { transcriptPath });
+        chunker = emptyChunkerState();
+      }
+      const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
+      env.store.writeJson(file, saved);
+      return { ...result, previous, archived };
     },
-    { waitMs: Math.max(100, ctx.timeLeft() / 2) },
+    { waitMs: Math.max(100, timeLeft() / 2) },
   );
+}
+
+/** `<dir>/<sid>/subagents/agent-*.jsonl` next to a session's transcript (Claude Code 2.x layout). */
+export function subagentTranscripts(transcriptPath: string, sessionId: string): string[] {
+  const dir = join(dirname(transcriptPath), sessionId, 'subagents');
+  return listDir(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/**
+ * Bring the session's cursor and L2 up to the transcript's end, subagent transcripts included
+ * (archived under the parent session). Returns the main transcript's advance.
+ */
+export async function catchUpSession(
+  env: SessionEnv,
+  sessionId: string,
+  transcriptPath: string,
+  options?: { phase?: string },
+): Promise<SessionAdvance | undefined> {
+  const main = await advanceSessionCursor(env, sessionId, transcriptPath, options);
+  for (const agent of subagentTranscripts(transcriptPath, sessionId)) {
+    const name = basename(agent, '.jsonl');
+    await advanceSessionCursor(env, sessionId, agent, { ...options, cursorName: `cursor-${name}.json` });
+  }
+  return main;
 }

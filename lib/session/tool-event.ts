@@ -1,6 +1,7 @@
 // The compact record PostToolUse appends to a session's event log: what ran, on which files, how it
 // ended, how big it was. Pure; the command is redacted and cut so the log stays small and clean.
 import { redactText } from '../archive/redact.ts';
+import { filesOf } from '../transcript/tool-input.ts';
 
 export const TOOL_EVENT_VERSION = 1;
 const MAX_COMMAND = 500;
@@ -57,19 +58,6 @@ export function toolEvent(call: ToolCall, now: Date): ToolEvent {
   if (call.error !== undefined) event.error = cut(redactText(typeof call.error === 'string' ? call.error : JSON.stringify(call.error)), MAX_ERROR);
   if (call.durationMs !== undefined) event.ms = call.durationMs;
   return event;
-}
-
-/** File paths a tool call names: Read/Write/Edit/MultiEdit/NotebookEdit, Grep/Glob roots. */
-export function filesOf(input: Obj): string[] {
-  const out = new Set<string>();
-  for (const key of ['file_path', 'notebook_path', 'path']) {
-    const v = input[key];
-    if (typeof v === 'string' && v !== '') out.add(v);
-  }
-  if (Array.isArray(input.edits)) {
-    for (const e of input.edits) if (isObj(e) && typeof e.file_path === 'string') out.add(e.file_path);
-  }
-  return [...out];
 }
 
 /** What the tool produced, in bytes of text (not the JSON wrapper). */

@@ -43,7 +43,8 @@ export function hookRuns(log: string): HookRun[] {
 }
 
 /** Our hook files, as bound in hooks.json (both plugin and plain-install commands end this way). */
-export const OUR_HOOK_FILE = /[/\\]dist[/\\](session-start|user-prompt-submit|post-tool-use|post-tool-use-failure|pre-compact|stop|session-end)\.mjs"?$/;
+export const OUR_HOOK_FILE =
+  /[/\\]dist[/\\](session-start|user-prompt-submit|user-prompt-expansion|pre-tool-use|post-tool-use|post-tool-use-failure|pre-compact|stop|session-end)\.mjs"?$/;
 
 export function ourHookRuns(log: string): HookRun[] {
   return hookRuns(log).filter((r) => OUR_HOOK_FILE.test(r.command));

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers/paths.ts';
 import { baseEnv, type RunResult, runCli } from './helpers/proc.ts';
 import { listFiles, snapshotTree, useTempDirs } from './helpers/tmp.ts';
 
@@ -21,7 +22,8 @@ interface Group {
   hooks: Handler[];
 }
 
-const OUR_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'Stop', 'SessionEnd'];
+// Every event hooks.json binds (the install must merge exactly these).
+const OUR_EVENTS = Object.keys((JSON.parse(readFileSync(join(repoRoot, 'hooks.json'), 'utf8')) as { hooks: Record<string, unknown> }).hooks);
 
 /** A settings.json a real user might have: other keys, their own hooks, 2-space JSON. */
 const USER_SETTINGS = {

@@ -86,8 +86,10 @@ describe('valid input', () => {
     const r = t.run(hook, t.input(hook));
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
-    if (hook === 'session-start') expect(() => JSON.parse(r.stdout)).not.toThrow();
-    else if (hook === 'pre-compact') expect(r.stdout.trimStart().startsWith('{')).toBe(false);
+    // Hooks that answer print one JSON object naming their event; the others print nothing.
+    if (hook === 'session-start' || hook === 'user-prompt-expansion' || hook === 'pre-tool-use') {
+      expect((JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string } }).hookSpecificOutput.hookEventName).toBe(EVENT_OF[hook]);
+    } else if (hook === 'pre-compact') expect(r.stdout.trimStart().startsWith('{')).toBe(false);
     else expect(r.stdout).toBe('');
     expect(readLog(t.data).filter((l) => l.level === 'error')).toEqual([]);
   });
@@ -199,6 +201,16 @@ describe('inputs in the shape Claude Code sends (test/fixtures/hook-input)', () 
       case 'session-end':
         expect(readJson<{ closedAt?: string }>(join(dir, 'session.json')).closedAt).toBeDefined();
         break;
+      case 'user-prompt-expansion':
+      case 'pre-tool-use': {
+        // /recall answers in one step: the results are the hook's additionalContext.
+        const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+        expect(out.hookSpecificOutput.hookEventName).toBe(input.hook_event_name);
+        expect(out.hookSpecificOutput.additionalContext).toContain('context-lifecycle recall results');
+        // The current session was archived before the search.
+        expect(readJson<{ offset: number }>(join(dir, 'cursor.json')).offset).toBe(statSync(t.transcript).size);
+        break;
+      }
       default:
         throw new Error(`unexpected hook ${hook}`);
     }

@@ -1,6 +1,7 @@
 // lib/session/tool-event.ts: the compact record of one tool call (pure).
 import { describe, expect, it } from 'vitest';
-import { filesOf, outputSize, TOOL_EVENT_VERSION, toolEvent } from '../../lib/session/tool-event.ts';
+import { outputSize, TOOL_EVENT_VERSION, toolEvent } from '../../lib/session/tool-event.ts';
+import { filesOf } from '../../lib/transcript/tool-input.ts';
 
 const NOW = new Date('2026-11-29T13:15:37.087Z');
 

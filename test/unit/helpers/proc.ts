@@ -93,6 +93,8 @@ export function readLog(dataDir: string): LogLine[] {
 export const EVENT_OF: Record<string, string> = {
   'session-start': 'SessionStart',
   'user-prompt-submit': 'UserPromptSubmit',
+  'user-prompt-expansion': 'UserPromptExpansion',
+  'pre-tool-use': 'PreToolUse',
   'post-tool-use': 'PostToolUse',
   'post-tool-use-failure': 'PostToolUseFailure',
   'pre-compact': 'PreCompact',
@@ -108,6 +110,17 @@ export function validInput(hook: string, o: { sessionId: string; cwd: string; tr
       return JSON.stringify({ ...base, source: 'startup' });
     case 'user-prompt-submit':
       return JSON.stringify({ ...base, prompt_id: 'p1', permission_mode: 'default', prompt: 'say hi' });
+    case 'user-prompt-expansion':
+      return JSON.stringify({
+        ...base,
+        expansion_type: 'slash_command',
+        command_name: 'recall',
+        command_args: 'hello world',
+        command_source: 'userSettings',
+        prompt: '/recall hello world',
+      });
+    case 'pre-tool-use':
+      return JSON.stringify({ ...base, tool_name: 'Skill', tool_input: { skill: 'context-lifecycle:recall', args: 'hello world' }, tool_use_id: 'toolu_3' });
     case 'post-tool-use':
       return JSON.stringify({
         ...base,

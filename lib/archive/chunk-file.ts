@@ -1,0 +1,88 @@
+// An L2 chunk on disk: Markdown with frontmatter. Every frontmatter value is written as JSON, which
+// is also valid YAML, so the file reads well, any YAML tool parses it, and reading it back takes a
+// few lines here instead of a YAML library in every hook bundle.
+export const CHUNK_VERSION = 1;
+
+export type ChunkType = 'user' | 'assistant' | 'tool' | 'summary';
+
+export interface ChunkMeta {
+  version: typeof CHUNK_VERSION;
+  id: string;
+  session: string;
+  project: string;
+  phase: string;
+  type: ChunkType;
+  tool?: string;
+  files: string[];
+  timestamp: string;
+  sourceUuids: string[];
+  keywords: string[];
+  title: string;
+  sidechain?: boolean;
+  /** 1-based part number and count when a long tool output was split. */
+  part?: [number, number];
+}
+
+export interface Chunk extends ChunkMeta {
+  text: string;
+}
+
+const ORDER: ReadonlyArray<keyof ChunkMeta> = [
+  'version',
+  'id',
+  'session',
+  'project',
+  'phase',
+  'type',
+  'tool',
+  'files',
+  'timestamp',
+  'sourceUuids',
+  'keywords',
+  'title',
+  'sidechain',
+  'part',
+];
+
+export function renderChunk(chunk: Chunk): string {
+  const lines = ['---'];
+  for (const key of ORDER) {
+    const value = chunk[key];
+    if (value !== undefined) lines.push(`${key}: ${JSON.stringify(value)}`);
+  }
+  lines.push('---', '');
+  return `${lines.join('\n')}${chunk.text}\n`;
+}
+
+export type ParsedChunk = { ok: true; chunk: Chunk } | { ok: false; reason: string };
+
+export function parseChunk(file: string): ParsedChunk {
+  if (!file.startsWith('---\n')) return { ok: false, reason: 'no frontmatter' };
+  const end = file.indexOf('\n---\n', 3);
+  if (end === -1) return { ok: false, reason: 'frontmatter not closed (truncated?)' };
+  const meta: Record<string, unknown> = {};
+  for (const line of file.slice(4, end).split('\n')) {
+    const colon = line.indexOf(': ');
+    if (colon === -1) return { ok: false, reason: `bad frontmatter line ${JSON.stringify(line.slice(0, 40))}` };
+    try {
+      meta[line.slice(0, colon)] = JSON.parse(line.slice(colon + 2));
+    } catch {
+      return { ok: false, reason: `bad value for ${line.slice(0, colon)}` };
+    }
+  }
+  if (meta.version !== CHUNK_VERSION) return { ok: false, reason: `unknown version ${JSON.stringify(meta.version)}` };
+  for (const key of ['id', 'session', 'type', 'timestamp'] as const) {
+    if (typeof meta[key] !== 'string') return { ok: false, reason: `missing ${key}` };
+  }
+  const body = file.slice(end + 5).replace(/^\n/, '');
+  return {
+    ok: true,
+    chunk: {
+      ...(meta as unknown as ChunkMeta),
+      files: Array.isArray(meta.files) ? (meta.files as string[]) : [],
+      sourceUuids: Array.isArray(meta.sourceUuids) ? (meta.sourceUuids as string[]) : [],
+      keywords: Array.isArray(meta.keywords) ? (meta.keywords as string[]) : [],
+      text: body.endsWith('\n') ? body.slice(0, -1) : body,
+    },
+  };
+}

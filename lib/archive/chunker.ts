@@ -1,0 +1,190 @@
+// Transcript entries → L2 chunks. A chunk is one user message, one assistant text, one compaction
+// summary, or one tool call with its result (a long result split at paragraph or line boundaries).
+// Thinking and bookkeeping entries are not content. A chunk's id hashes its identity (session, kind,
+// source uuid or tool_use id, part), so archiving the same entry again is a no-op. Pure: the hash,
+// the project and the phase come in as arguments; pending tool calls travel in a serialisable state.
+
+import type { Entry } from '../transcript/entries.ts';
+import { filesOf } from '../transcript/tool-input.ts';
+import { CHUNK_VERSION, type Chunk, type ChunkType } from './chunk-file.ts';
+import { keywords } from './keywords.ts';
+import { redactText } from './redact.ts';
+
+export const PART_CHARS = 6_000;
+const INPUT_CHARS = 2_000;
+const MAX_PENDING = 200;
+
+export interface PendingToolUse {
+  name: string;
+  input: unknown;
+  uuid: string | undefined;
+  timestamp: string | undefined;
+}
+
+export interface ChunkerState {
+  pending: Record<string, PendingToolUse>;
+}
+
+export interface ChunkContext {
+  session: string;
+  project: string;
+  phase: string;
+  hash: (identity: string) => string;
+  /** Used when an entry has no timestamp. */
+  now: string;
+}
+
+export const emptyChunkerState = (): ChunkerState => ({ pending: {} });
+
+export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState, ctx: ChunkContext): Chunk[] {
+  const out: Chunk[] = [];
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case 'user-text':
+        if (!entry.meta && entry.text.trim() !== '') out.push(...simple('user', entry, entry.text, ctx));
+        break;
+      case 'assistant-text':
+        if (entry.text.trim() !== '') out.push(...simple('assistant', entry, entry.text, ctx));
+        break;
+      case 'compact-summary':
+        out.push(...simple('summary', entry, entry.text, ctx));
+        break;
+      case 'tool-use':
+        state.pending[entry.id] = { name: entry.name, input: entry.input, uuid: entry.uuid, timestamp: entry.timestamp };
+        trimPending(state);
+        break;
+      case 'tool-result': {
+        const use = state.pending[entry.toolUseId];
+        delete state.pending[entry.toolUseId];
+        out.push(...toolChunks({ toolUseId: entry.toolUseId, use, result: entry, output: entry.text, isError: entry.isError }, ctx));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** A tool call archived straight from PostToolUse (the transcript may only ever see a stub of it). */
+export function toolCallChunks(
+  call: { toolUseId: string; name: string; input: unknown; output: string; isError: boolean; timestamp: string },
+  ctx: ChunkContext,
+): Chunk[] {
+  const use: PendingToolUse = { name: call.name, input: call.input, uuid: undefined, timestamp: call.timestamp };
+  return toolChunks({ toolUseId: call.toolUseId, use, result: undefined, output: call.output, isError: call.isError }, ctx);
+}
+
+function simple(type: ChunkType, entry: Entry, rawText: string, ctx: ChunkContext): Chunk[] {
+  const text = redactText(rawText);
+  const identity = entry.uuid ?? ctx.hash(rawText);
+  const parts = splitText(text, PART_CHARS);
+  return parts.map((part, i) =>
+    base(ctx, {
+      id: ctx.hash(`${type}|${ctx.session}|${identity}|${i}`),
+      type,
+      text: part,
+      title: titleOf(type, part),
+      timestamp: entry.timestamp ?? ctx.now,
+      sourceUuids: entry.uuid === undefined ? [] : [entry.uuid],
+      files: [],
+      sidechain: entry.sidechain,
+      part: parts.length > 1 ? [i + 1, parts.length] : undefined,
+    }),
+  );
+}
+
+function toolChunks(
+  call: { toolUseId: string; use: PendingToolUse | undefined; result: Entry | undefined; output: string; isError: boolean },
+  ctx: ChunkContext,
+): Chunk[] {
+  const name = call.use?.name ?? 'tool';
+  const input = call.use?.input;
+  const files = filesOf(input);
+  const head = redactText(describeCall(name, input));
+  const output = redactText(call.output);
+  const parts = splitText(output, PART_CHARS);
+  const uuids = [call.use?.uuid, call.result?.uuid].filter((u): u is string => u !== undefined);
+  const timestamp = call.result?.timestamp ?? call.use?.timestamp ?? ctx.now;
+  return parts.map((part, i) =>
+    base(ctx, {
+      id: ctx.hash(`tool|${ctx.session}|${call.toolUseId}|${i}`),
+      type: 'tool',
+      tool: name,
+      text: `${head}\n\n${call.isError ? '[error]\n' : ''}${part}`,
+      title: titleOf('tool', head),
+      timestamp,
+      sourceUuids: uuids,
+      files,
+      sidechain: call.result?.sidechain === true,
+      part: parts.length > 1 ? [i + 1, parts.length] : undefined,
+    }),
+  );
+}
+
+function base(
+  ctx: ChunkContext,
+  c: Omit<Chunk, 'version' | 'session' | 'project' | 'phase' | 'keywords' | 'sidechain' | 'part'> & { sidechain: boolean; part: [number, number] | undefined },
+): Chunk {
+  const chunk: Chunk = {
+    version: CHUNK_VERSION,
+    id: c.id,
+    session: ctx.session,
+    project: ctx.project,
+    phase: ctx.phase,
+    type: c.type,
+    files: c.files,
+    timestamp: c.timestamp,
+    sourceUuids: c.sourceUuids,
+    keywords: keywords({ text: c.text, files: c.files }),
+    title: c.title,
+    text: c.text,
+  };
+  if (c.tool !== undefined) chunk.tool = c.tool;
+  if (c.sidechain) chunk.sidechain = true;
+  if (c.part !== undefined) chunk.part = c.part;
+  return chunk;
+}
+
+/** `Bash: npm test`, `Read: /src/a.ts`, else the tool name and its input (cut). */
+export function describeCall(name: string, input: unknown): string {
+  if (!isObject(input)) return name;
+  if (typeof input.command === 'string') return `${name}: ${input.command}`;
+  const files = filesOf(input);
+  const rest = { ...input };
+  for (const key of ['file_path', 'notebook_path', 'path', 'description']) delete rest[key];
+  const detail = Object.keys(rest).length === 0 ? '' : `\n${cut(JSON.stringify(rest, null, 1), INPUT_CHARS)}`;
+  if (files.length > 0) return `${name}: ${files.join(', ')}${detail}`;
+  return `${name}${detail}`;
+}
+
+/** Split at paragraph boundaries, else line boundaries, else hard; each part at most `max` chars. */
+export function splitText(text: string, max: number): string[] {
+  if (text.length <= max) return [text];
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    let at = window.lastIndexOf('\n\n');
+    if (at < max / 2) at = window.lastIndexOf('\n');
+    if (at < max / 2) at = max;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at).replace(/^\n+/, '');
+  }
+  if (rest !== '') parts.push(rest);
+  return parts;
+}
+
+function titleOf(type: ChunkType, text: string): string {
+  const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  const prefix = type === 'summary' ? 'Compaction summary: ' : '';
+  return cut(`${prefix}${first.trim()}`, 100);
+}
+
+function trimPending(state: ChunkerState): void {
+  const ids = Object.keys(state.pending);
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_PENDING))) delete state.pending[id];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);

@@ -1,0 +1,113 @@
+// `ctxl ingest`, `ctxl recall`, `ctxl show`, `ctxl reindex`: the archive from the command line, with
+// exactly the code the hooks use.
+import { createReadStream } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { listChunkIds } from '../archive/archive-store.ts';
+import { openSessionIndex } from '../archive/search-index.ts';
+import { recallQuery, showMarkdown } from '../recall/recall.ts';
+import { renderResults } from '../recall/render.ts';
+import { sessionsOf } from '../recall/search.ts';
+import type { Logger } from '../runtime/log.ts';
+import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
+import { findProjectRoot, listDir, type Store, statSafe } from '../runtime/store.ts';
+import { catchUpSession, type SessionEnv, touchSession } from '../session/session-files.ts';
+import { UsageError } from './args.ts';
+
+export interface CliEnv {
+  env: Env;
+  store: Store;
+  log: Logger;
+  now: Date;
+  out: (line: string) => void;
+  err: (text: string) => void;
+  isTTY: boolean;
+}
+
+export interface IngestSummary {
+  sessions: number;
+  chunksAdded: number;
+  chunksTotal: number;
+}
+
+/** Session id and cwd as the transcript records them (first lines that carry them). */
+async function transcriptIdentity(file: string): Promise<{ sessionId?: string; cwd?: string }> {
+  const found: { sessionId?: string; cwd?: string } = {};
+  const lines = createInterface({ input: createReadStream(file, { end: 4 * 1024 * 1024 }), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) {
+    try {
+      const v = JSON.parse(line) as { sessionId?: unknown; cwd?: unknown };
+      if (found.sessionId === undefined && typeof v.sessionId === 'string' && v.sessionId !== '') found.sessionId = v.sessionId;
+      if (found.cwd === undefined && typeof v.cwd === 'string' && v.cwd !== '') found.cwd = v.cwd;
+    } catch {}
+    if (found.sessionId !== undefined && found.cwd !== undefined) break;
+  }
+  lines.close();
+  return found;
+}
+
+export async function ingestFiles(cli: CliEnv, files: readonly string[], options: { cwd?: string | undefined }): Promise<IngestSummary> {
+  const touched = new Set<string>();
+  let added = 0;
+  for (const [i, file] of files.entries()) {
+    if (cli.isTTY) cli.err(`\r[${i + 1}/${files.length}] ${basename(file).slice(0, 60).padEnd(60)}`);
+    if (statSafe(file)?.isFile() !== true) {
+      if (files.length === 1) throw new UsageError(`cannot read ${file}`);
+      cli.log.warn(`ingest: cannot read ${file}; skipped`);
+      continue;
+    }
+    const identity = await transcriptIdentity(file);
+    const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
+    const cwd = options.cwd ?? identity.cwd ?? process.cwd();
+    const project = findProjectRoot(cwd);
+    const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project };
+    await touchSession(env, { sessionId, cwd, transcriptPath: file });
+    const result = await catchUpSession(env, sessionId, file);
+    added += result?.archived.added ?? 0;
+    touched.add(sessionId);
+  }
+  if (cli.isTTY && files.length > 0) cli.err('\n');
+  let total = 0;
+  for (const id of touched) total += listChunkIds(cli.store, id).length;
+  return { sessions: touched.size, chunksAdded: added, chunksTotal: total };
+}
+
+/** Every transcript under <config>/projects/, subagent transcripts left to their parent sessions. */
+export function allTranscripts(env: Env): string[] {
+  const root = join(configDir(env), 'projects');
+  const out: string[] = [];
+  for (const project of listDir(root)) {
+    for (const name of listDir(join(root, project))) if (name.endsWith('.jsonl')) out.push(join(root, project, name));
+  }
+  return out.sort();
+}
+
+export function recallCommand(cli: CliEnv, words: readonly string[], options: { cwd: string; allProjects: boolean; limit: number; json: boolean }): void {
+  const raw = words.join(' ');
+  const projectRoot = findProjectRoot(options.cwd).root;
+  const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
+  const { query, results, hint } = recallQuery(raw, env, options.limit);
+  if (options.json) {
+    cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, ...r }) => r) }));
+    return;
+  }
+  cli.out(hint ?? renderResults(query, results, { showCommand: 'ctxl show' }));
+}
+
+export function showCommand(cli: CliEnv, ref: string): boolean {
+  const text = showMarkdown(
+    ref,
+    { store: cli.store, log: cli.log, now: cli.now, projectRoot: '', allProjects: true, showCommand: 'ctxl show' },
+    Number.POSITIVE_INFINITY,
+  );
+  cli.out(text);
+  return !text.startsWith('No archived chunk');
+}
+
+export function reindexCommand(cli: CliEnv, options: { cwd: string; all: boolean }): { sessions: number; chunks: number } {
+  const projectRoot = options.all ? undefined : findProjectRoot(options.cwd).root;
+  let chunks = 0;
+  const sessions = sessionsOf(cli.store, cli.log, projectRoot, cli.now);
+  for (const id of sessions) chunks += openSessionIndex(cli.store, id, cli.log, { rebuild: true }).size;
+  return { sessions: sessions.length, chunks };
+}

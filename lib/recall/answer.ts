@@ -1,0 +1,31 @@
+// `/recall …` answered inside Claude Code. The arguments arrive byte-exact in the hook input
+// (UserPromptExpansion for a typed command, PreToolUse(Skill) when Claude invokes it), so no shell
+// ever sees them. Before searching, the current session's L2 is brought up to date.
+import type { HookContext } from '../runtime/hook-runtime.ts';
+import { catchUpSession } from '../session/session-files.ts';
+import { recallMarkdown } from './recall.ts';
+
+const MAX_CONTEXT_CHARS = 9_500; // Claude Code diverts hook text over 10,000 characters to a file
+
+export function isRecallCommand(name: string | undefined): boolean {
+  return name === 'recall' || name === 'context-lifecycle:recall';
+}
+
+export async function answerRecall(
+  args: string,
+  commandName: string,
+  input: { session_id: string; transcript_path?: string | undefined },
+  ctx: HookContext,
+): Promise<string> {
+  if (input.transcript_path !== undefined) await catchUpSession(ctx, input.session_id, input.transcript_path);
+  const text = recallMarkdown(args, {
+    store: ctx.store,
+    log: ctx.log,
+    now: ctx.now(),
+    projectRoot: ctx.project.root,
+    allProjects: /(?:^|\s)--all-projects(?:\s|$)/.test(args),
+    showCommand: `/${commandName} show`,
+  });
+  const body = `context-lifecycle recall results for \`/${commandName} ${args.replace(/\s*--all-projects\b/, '').trim()}\`:\n\n${text}`;
+  return body.length > MAX_CONTEXT_CHARS ? `${body.slice(0, MAX_CONTEXT_CHARS - 1)}…` : body;
+}

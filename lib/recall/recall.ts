@@ -1,0 +1,72 @@
+// The one entry point for `/recall` (hooks) and `ctxl recall/show` (CLI): parse, search, render.
+import { join } from 'node:path';
+import { readChunk } from '../archive/archive-store.ts';
+import type { Chunk } from '../archive/chunk-file.ts';
+import { openSessionIndex } from '../archive/search-index.ts';
+import type { Logger } from '../runtime/log.ts';
+import { sanitizeName } from '../runtime/paths.ts';
+import { listDir, pathExists, type Store } from '../runtime/store.ts';
+import { isEmpty, parseQuery } from './query.ts';
+import { renderResults } from './render.ts';
+import { type RecallResult, search, sessionsOf } from './search.ts';
+
+export interface RecallEnv {
+  store: Store;
+  log: Logger;
+  now: Date;
+  projectRoot: string;
+  allProjects: boolean;
+  /** How the user asks for a full chunk here: `/recall show`, `ctxl show`, … */
+  showCommand: string;
+  budgetTokens?: number;
+}
+
+export function recallQuery(raw: string, env: RecallEnv, limit: number): { query: string; results: RecallResult[]; hint?: string } {
+  const query = parseQuery(raw, env.now);
+  if (isEmpty(query))
+    return { query: raw, results: [], hint: 'Give some words to look for, e.g. `/recall timeout config` or `/recall file:src/api.ts since:2d`.' };
+  const results = search(query, { store: env.store, log: env.log, now: env.now, projectRoot: env.allProjects ? undefined : env.projectRoot, limit });
+  return { query: raw, results };
+}
+
+/** Everything `/recall …` can be asked, as Markdown. */
+export function recallMarkdown(raw: string, env: RecallEnv): string {
+  const trimmed = raw.replace(/(?:^|\s)--all-projects(?=\s|$)/g, ' ').trim();
+  const [head = '', ...rest] = trimmed.split(/\s+/);
+  if (head === 'show') return showMarkdown(rest.join(' ').replace(/[`'"]/g, ''), env);
+  if (head === 'stats' && rest.length === 0) return statsMarkdown(env);
+  const { query, results, hint } = recallQuery(trimmed, env, 10);
+  if (hint !== undefined) return hint;
+  return renderResults(query, results, { showCommand: env.showCommand, ...(env.budgetTokens === undefined ? {} : { budgetTokens: env.budgetTokens }) });
+}
+
+export function findChunk(store: Store, ref: string): Chunk | undefined {
+  const id = sanitizeName(ref.trim());
+  if (id === '') return undefined;
+  for (const sessionId of listDir(join(store.root, 'sessions'))) {
+    if (!pathExists(join(store.root, 'sessions', sessionId, 'archived', `${id}.md`))) continue;
+    const read = readChunk(store, sessionId, id);
+    if (read?.ok === true) return read.chunk;
+  }
+  return undefined;
+}
+
+const SHOW_MAX_CHARS = 9_000; // what a hook may inject stays under Claude Code's 10,000-character cap
+
+export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CHARS): string {
+  const chunk = findChunk(env.store, ref);
+  if (chunk === undefined) return `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
+  const head = `**${chunk.title}** (${chunk.type}${chunk.tool === undefined ? '' : ` ${chunk.tool}`}, ${chunk.timestamp}, session ${chunk.session})${chunk.part === undefined ? '' : `, part ${chunk.part[0]} of ${chunk.part[1]}`}`;
+  const body =
+    chunk.text.length > maxChars
+      ? `${chunk.text.slice(0, maxChars)}\n… (${chunk.text.length - maxChars} more characters: \`ctxl show ${chunk.id}\` prints all)`
+      : chunk.text;
+  return `${head}\n\n${body}`;
+}
+
+export function statsMarkdown(env: RecallEnv): string {
+  const sessions = sessionsOf(env.store, env.log, env.allProjects ? undefined : env.projectRoot, env.now);
+  let chunks = 0;
+  for (const id of sessions) chunks += openSessionIndex(env.store, id, env.log).size;
+  return `L2 archive for ${env.allProjects ? 'all projects' : env.projectRoot}: ${chunks} chunks in ${sessions.length} session${sessions.length === 1 ? '' : 's'}.`;
+}
