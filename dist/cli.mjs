@@ -498,14 +498,14 @@ var require_graceful_fs = __commonJS({
         return close;
       })(fs.close);
       fs.closeSync = (function(fs$closeSync) {
-        function closeSync2(fd) {
+        function closeSync3(fd) {
           fs$closeSync.apply(fs, arguments);
           resetQueue();
         }
-        Object.defineProperty(closeSync2, previousSymbol, {
+        Object.defineProperty(closeSync3, previousSymbol, {
           value: fs$closeSync
         });
-        return closeSync2;
+        return closeSync3;
       })(fs.closeSync);
       if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || "")) {
         process.on("exit", function() {
@@ -3213,6 +3213,12 @@ var configKeys = {
     env: "CTXL_WINDOW_TOKENS",
     doc: "Context window in tokens; 0 follows the model and Claude Code\u2019s own overrides."
   },
+  archiveToolOutputBytes: {
+    schema: positiveInt,
+    default: 16384,
+    env: "CTXL_ARCHIVE_TOOL_OUTPUT_BYTES",
+    doc: "Tool outputs at least this large are archived to L2 by PostToolUse at once (smaller ones at the end of the turn)."
+  },
   sessionStartStatus: {
     schema: boolean2(),
     default: true,
@@ -3591,7 +3597,7 @@ var breakerSchema = looseObject({
 });
 
 // lib/cli/archive-commands.ts
-import { createReadStream } from "node:fs";
+import { createReadStream, readFileSync as readFileSync2, rmSync as rmSync2 } from "node:fs";
 import { basename as basename2, join as join9 } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -3608,6 +3614,7 @@ var ORDER = [
   "phase",
   "type",
   "tool",
+  "toolUseId",
   "files",
   "timestamp",
   "sourceUuids",
@@ -3657,12 +3664,346 @@ function parseChunk(file) {
   };
 }
 
+// lib/transcript/tool-input.ts
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function filesOf(input) {
+  if (!isObj(input)) return [];
+  const out2 = /* @__PURE__ */ new Set();
+  for (const key of ["file_path", "notebook_path", "path"]) {
+    const v = input[key];
+    if (typeof v === "string" && v !== "") out2.add(v);
+  }
+  if (Array.isArray(input.edits)) {
+    for (const e of input.edits) if (isObj(e) && typeof e.file_path === "string") out2.add(e.file_path);
+  }
+  return [...out2];
+}
+
+// lib/archive/keywords.ts
+var STOP = new Set(
+  "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its just me my no not of on or our she so than that the their them then there these they this those to too up us was we were what when where which while who why will with would you your yes ok okay also about after again all any because been before being both each few more most other over same should some such only own very let const var return import export true false null undefined new use using used".split(" ")
+);
+var WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
+var NUMBER_UNIT = /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|tb|k|px|%|x)$/i;
+var ERROR_CODE = /^(?:[A-Z]{1,5}\d{2,5}|E[A-Z]{3,}|HTTP\d{3})$/;
+function splitIdentifier(word) {
+  return word.replace(/([a-z\d])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").replace(/([A-Za-z])(\d)/g, "$1 $2").split(/[\s_\-.$/]+/).filter((p) => p !== "");
+}
+function stem(term) {
+  if (term.length <= 3 || !/^[a-z]+$/.test(term)) return term;
+  if (term.endsWith("ies") && term.length > 4) return `${term.slice(0, -3)}y`;
+  if (term.endsWith("sses")) return term.slice(0, -2);
+  if (term.endsWith("s") && !/(?:ss|us|is|os|as)$/.test(term)) return term.slice(0, -1);
+  if (term.endsWith("ing") && term.length > 6) return term.slice(0, -3);
+  if (term.endsWith("ed") && term.length > 5 && !term.endsWith("eed")) return term.slice(0, -2);
+  return term;
+}
+function tokenize(text) {
+  const out2 = [];
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0];
+    if (raw.length > 120) continue;
+    const whole = raw.toLowerCase();
+    const parts = raw.includes("/") ? raw.split("/").filter((p) => p !== "") : [raw];
+    if (parts.length > 1) {
+      for (const part of parts) pushWord(part, out2);
+      continue;
+    }
+    if (!STOP.has(whole)) out2.push(whole.length > 2 || /\d/.test(whole) ? stem(whole) : whole);
+    const pieces = splitIdentifier(raw);
+    if (pieces.length > 1) for (const p of pieces) pushPiece(p, out2);
+  }
+  return out2;
+}
+function pushWord(word, out2) {
+  const lower = word.toLowerCase();
+  if (!STOP.has(lower)) out2.push(stem(lower));
+  const pieces = splitIdentifier(word);
+  if (pieces.length > 1) for (const p of pieces) pushPiece(p, out2);
+}
+function pushPiece(piece, out2) {
+  const lower = piece.toLowerCase();
+  if (lower.length < 2 || STOP.has(lower)) return;
+  out2.push(stem(lower));
+}
+function queryTerms(text) {
+  return [...new Set(tokenize(text))];
+}
+var KEYWORD_SCAN_CHARS = 64 * 1024;
+function keywords(input) {
+  const max = input.max ?? 16;
+  const picked = /* @__PURE__ */ new Set();
+  for (const file of input.files ?? []) {
+    const base2 = file.split(/[/\\]/).pop();
+    if (base2 !== void 0 && base2 !== "") picked.add(base2.toLowerCase());
+  }
+  const counts = /* @__PURE__ */ new Map();
+  const text = input.text.length > KEYWORD_SCAN_CHARS ? input.text.slice(0, KEYWORD_SCAN_CHARS) : input.text;
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0];
+    if (raw.length > 80 || raw.length < 3) continue;
+    const lower = raw.toLowerCase();
+    if (STOP.has(lower)) continue;
+    const codeLike = /[a-z][A-Z]|_|\.[a-z]{1,4}$/.test(raw) || ERROR_CODE.test(raw) || NUMBER_UNIT.test(raw);
+    if (codeLike && picked.size < max) picked.add(lower.includes("/") ? lower.split("/").pop() ?? lower : lower);
+    else if (!/^\d+$/.test(lower)) counts.set(lower, (counts.get(lower) ?? 0) + 1);
+  }
+  const frequent = [...counts.entries()].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [term] of frequent) {
+    if (picked.size >= max) break;
+    picked.add(term);
+  }
+  return [...picked].slice(0, max);
+}
+
+// lib/archive/redact.ts
+var NAME = "[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}";
+var TYPE_WORDS = /* @__PURE__ */ new Set([
+  "string",
+  "number",
+  "boolean",
+  "any",
+  "unknown",
+  "never",
+  "object",
+  "str",
+  "int",
+  "bytes",
+  "bool",
+  "none",
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "optional",
+  "required",
+  "secret",
+  "password",
+  "token"
+]);
+var PLACEHOLDER = /^(?:\$|%|\{\{|<|\[REDACTED|\*{3,}|x{3,}|\.{3}|changeme$|your[_-]|example|dummy|test$|env\(|process\.env|os\.environ|getenv)/i;
+function looksRandom(value) {
+  if (value.length < 8 || TYPE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
+  if (/^[A-Za-z]+$/.test(value)) return value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value);
+  return /\d/.test(value) || value.length >= 16 && /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value);
+}
+var isLiteral = (value) => value.length >= 4 && !PLACEHOLDER.test(value);
+var RULES = [
+  { kind: "private-key", pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g },
+  { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g },
+  { kind: "openai-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,400}/g },
+  { kind: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
+  { kind: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g },
+  { kind: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,200}/g },
+  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { kind: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g },
+  { kind: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
+  // scheme://[user]:password@host
+  { kind: "url-password", pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2 },
+  { kind: "bearer-token", pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2 },
+  // NAME=value alone on a line (.env files, shell exports): any literal value.
+  {
+    kind: "secret",
+    pattern: new RegExp(`^([ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, "gim"),
+    group: 2,
+    accept: isLiteral
+  },
+  // ?api_key=value&…
+  { kind: "secret", pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, "gi"), group: 2, accept: isLiteral },
+  // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
+  {
+    kind: "secret",
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, "gim"),
+    group: 3,
+    accept: isLiteral
+  },
+  // name: value / name = value / --name=value, unquoted: only values that look random.
+  {
+    kind: "secret",
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, "gim"),
+    group: 2,
+    accept: looksRandom
+  }
+];
+function redact(input) {
+  let text = stripPrivate(input);
+  let count = 0;
+  const kinds = /* @__PURE__ */ new Set();
+  for (const rule of RULES) {
+    text = text.replace(rule.pattern, (...args) => {
+      const match = args[0];
+      if (rule.group === void 0) {
+        count += 1;
+        kinds.add(rule.kind);
+        return `[REDACTED:${rule.kind}]`;
+      }
+      const prefix = args[1] ?? "";
+      const secret = args[rule.group] ?? "";
+      if (secret === "" || secret.includes("[REDACTED")) return match;
+      if (rule.accept !== void 0 && !rule.accept(secret)) return match;
+      count += 1;
+      kinds.add(rule.kind);
+      return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;
+    });
+  }
+  return { text, count, kinds: [...kinds] };
+}
+function stripPrivate(text) {
+  if (!text.includes("<private>")) return text;
+  return text.replace(/<private>[\s\S]*?(?:<\/private>|$)/g, "[PRIVATE]");
+}
+function redactText(input) {
+  return redact(input).text;
+}
+
+// lib/archive/chunker.ts
+var PART_CHARS = 6e3;
+var INPUT_CHARS = 2e3;
+var MAX_PENDING = 200;
+var emptyChunkerState = () => ({ pending: {} });
+function chunksFromEntries(entries, state, ctx) {
+  const out2 = [];
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case "user-text":
+        if (!entry.meta && entry.text.trim() !== "") out2.push(...simple("user", entry, entry.text, ctx));
+        break;
+      case "assistant-text":
+        if (entry.text.trim() !== "") out2.push(...simple("assistant", entry, entry.text, ctx));
+        break;
+      case "compact-summary":
+        out2.push(...simple("summary", entry, entry.text, ctx));
+        break;
+      case "tool-use":
+        state.pending[entry.id] = { name: entry.name, input: entry.input, uuid: entry.uuid, timestamp: entry.timestamp };
+        trimPending(state);
+        break;
+      case "tool-result": {
+        const use = state.pending[entry.toolUseId];
+        delete state.pending[entry.toolUseId];
+        out2.push(...toolChunks({ toolUseId: entry.toolUseId, use, result: entry, output: entry.text, isError: entry.isError }, ctx));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out2;
+}
+function simple(type, entry, rawText, ctx) {
+  const text = redactText(rawText);
+  const identity = entry.uuid ?? ctx.hash(rawText);
+  const parts = splitText(text, PART_CHARS);
+  return parts.map(
+    (part, i) => base(ctx, {
+      id: ctx.hash(`${type}|${ctx.session}|${identity}|${i}`),
+      type,
+      text: part,
+      title: titleOf(type, part),
+      timestamp: entry.timestamp ?? ctx.now,
+      sourceUuids: entry.uuid === void 0 ? [] : [entry.uuid],
+      files: [],
+      sidechain: entry.sidechain,
+      part: parts.length > 1 ? [i + 1, parts.length] : void 0
+    })
+  );
+}
+function toolChunks(call, ctx) {
+  const parts = splitText(redactText(call.output), PART_CHARS);
+  const uuids = [call.use?.uuid, call.result?.uuid].filter((u) => u !== void 0);
+  const head = { toolUseId: call.toolUseId, name: call.use?.name ?? "tool", input: call.use?.input, isError: call.isError };
+  const meta2 = { uuids, timestamp: call.result?.timestamp ?? call.use?.timestamp ?? ctx.now, sidechain: call.result?.sidechain === true };
+  return parts.map((part, i) => toolPartChunk(head, part, [i + 1, parts.length], meta2, ctx));
+}
+function toolPartChunk(call, output, part, meta2, ctx) {
+  const head = redactText(describeCall(call.name, call.input));
+  return base(ctx, {
+    id: toolPartId(ctx.hash, ctx.session, call.toolUseId, part[0] - 1),
+    type: "tool",
+    tool: call.name,
+    toolUseId: call.toolUseId,
+    text: `${head}
+
+${call.isError ? "[error]\n" : ""}${output}`,
+    title: titleOf("tool", head),
+    timestamp: meta2.timestamp,
+    sourceUuids: meta2.uuids,
+    files: filesOf(call.input),
+    sidechain: meta2.sidechain,
+    part: part[1] > 1 ? part : void 0
+  });
+}
+function base(ctx, c) {
+  const chunk = {
+    version: CHUNK_VERSION,
+    id: c.id,
+    session: ctx.session,
+    project: ctx.project,
+    phase: ctx.phase,
+    type: c.type,
+    files: c.files,
+    timestamp: c.timestamp,
+    sourceUuids: c.sourceUuids,
+    keywords: keywords({ text: c.text, files: c.files }),
+    title: c.title,
+    text: c.text
+  };
+  if (c.tool !== void 0) chunk.tool = c.tool;
+  if (c.toolUseId !== void 0) chunk.toolUseId = c.toolUseId;
+  if (c.sidechain) chunk.sidechain = true;
+  if (c.part !== void 0) chunk.part = c.part;
+  return chunk;
+}
+function toolPartId(hash, session, toolUseId, index) {
+  return hash(`tool|${session}|${toolUseId}|${index}`);
+}
+function describeCall(name, input) {
+  if (!isObject2(input)) return name;
+  if (typeof input.command === "string") return `${name}: ${input.command}`;
+  const files = filesOf(input);
+  const rest = { ...input };
+  for (const key of ["file_path", "notebook_path", "path", "description"]) delete rest[key];
+  const detail = Object.keys(rest).length === 0 ? "" : `
+${cut(JSON.stringify(rest, null, 1), INPUT_CHARS)}`;
+  if (files.length > 0) return `${name}: ${files.join(", ")}${detail}`;
+  return `${name}${detail}`;
+}
+function splitText(text, max) {
+  if (text.length <= max) return [text];
+  const parts = [];
+  let rest = text;
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    let at = window.lastIndexOf("\n\n");
+    if (at < max / 2) at = window.lastIndexOf("\n");
+    if (at < max / 2) at = max;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at).replace(/^\n+/, "");
+  }
+  if (rest !== "") parts.push(rest);
+  return parts;
+}
+function titleOf(type, text) {
+  const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  const prefix = type === "summary" ? "Compaction summary: " : "";
+  return cut(`${prefix}${first.trim()}`, 100);
+}
+function trimPending(state) {
+  const ids = Object.keys(state.pending);
+  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_PENDING))) delete state.pending[id];
+}
+var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var cut = (s, n) => s.length > n ? `${s.slice(0, n)}\u2026` : s;
+
 // lib/archive/archive-store.ts
 var CATALOG_VERSION = 1;
 var archiveDir = (store, sessionId) => store.path("sessions", sessionId, "archived");
 var catalogFile = (store, sessionId) => store.path("sessions", sessionId, "catalog.jsonl");
 var chunkPath = (store, sessionId, id) => join5(archiveDir(store, sessionId), `${id}.md`);
-function writeChunks(store, sessionId, chunks) {
+function writeChunks(store, sessionId, chunks, hash) {
   const result = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
@@ -3681,6 +4022,10 @@ function writeChunks(store, sessionId, chunks) {
         const merged = mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids);
         writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: merged }));
         result.updated += 1;
+        const { part, toolUseId } = parsed.chunk;
+        if (hash !== void 0 && part !== void 0 && toolUseId !== void 0 && part[0] === 1) {
+          for (let k = 1; k < part[1]; k++) mergeInto(join5(dir, `${toolPartId(hash, sessionId, toolUseId, k)}.md`), chunk.sourceUuids);
+        }
         continue;
       }
     }
@@ -3692,6 +4037,13 @@ function writeChunks(store, sessionId, chunks) {
   const catalog = catalogFile(store, sessionId);
   for (const id of newIds) store.appendLine(catalog, { v: CATALOG_VERSION, id });
   return result;
+}
+function mergeInto(file, uuids) {
+  const text = readTextFile(file);
+  if (text === void 0) return;
+  const parsed = parseChunk(text);
+  if (!parsed.ok || uuids.every((u) => parsed.chunk.sourceUuids.includes(u))) return;
+  writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: mergeUuids(parsed.chunk.sourceUuids, uuids) }));
 }
 function mergeUuids(a, b) {
   const out2 = [...a];
@@ -5522,81 +5874,6 @@ var objectToNumericMapAsync = async (object2) => {
 var wait = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
 var SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 
-// lib/archive/keywords.ts
-var STOP = new Set(
-  "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its just me my no not of on or our she so than that the their them then there these they this those to too up us was we were what when where which while who why will with would you your yes ok okay also about after again all any because been before being both each few more most other over same should some such only own very let const var return import export true false null undefined new use using used".split(" ")
-);
-var WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
-var NUMBER_UNIT = /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|tb|k|px|%|x)$/i;
-var ERROR_CODE = /^(?:[A-Z]{1,5}\d{2,5}|E[A-Z]{3,}|HTTP\d{3})$/;
-function splitIdentifier(word) {
-  return word.replace(/([a-z\d])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").replace(/([A-Za-z])(\d)/g, "$1 $2").split(/[\s_\-.$/]+/).filter((p) => p !== "");
-}
-function stem(term) {
-  if (term.length <= 3 || !/^[a-z]+$/.test(term)) return term;
-  if (term.endsWith("ies") && term.length > 4) return `${term.slice(0, -3)}y`;
-  if (term.endsWith("sses")) return term.slice(0, -2);
-  if (term.endsWith("s") && !/(?:ss|us|is|os|as)$/.test(term)) return term.slice(0, -1);
-  if (term.endsWith("ing") && term.length > 6) return term.slice(0, -3);
-  if (term.endsWith("ed") && term.length > 5 && !term.endsWith("eed")) return term.slice(0, -2);
-  return term;
-}
-function tokenize(text) {
-  const out2 = [];
-  for (const match of text.matchAll(WORD)) {
-    const raw = match[0];
-    if (raw.length > 120) continue;
-    const whole = raw.toLowerCase();
-    const parts = raw.includes("/") ? raw.split("/").filter((p) => p !== "") : [raw];
-    if (parts.length > 1) {
-      for (const part of parts) pushWord(part, out2);
-      continue;
-    }
-    if (!STOP.has(whole)) out2.push(whole.length > 2 || /\d/.test(whole) ? stem(whole) : whole);
-    const pieces = splitIdentifier(raw);
-    if (pieces.length > 1) for (const p of pieces) pushPiece(p, out2);
-  }
-  return out2;
-}
-function pushWord(word, out2) {
-  const lower = word.toLowerCase();
-  if (!STOP.has(lower)) out2.push(stem(lower));
-  const pieces = splitIdentifier(word);
-  if (pieces.length > 1) for (const p of pieces) pushPiece(p, out2);
-}
-function pushPiece(piece, out2) {
-  const lower = piece.toLowerCase();
-  if (lower.length < 2 || STOP.has(lower)) return;
-  out2.push(stem(lower));
-}
-function queryTerms(text) {
-  return [...new Set(tokenize(text))];
-}
-function keywords(input) {
-  const max = input.max ?? 16;
-  const picked = /* @__PURE__ */ new Set();
-  for (const file of input.files ?? []) {
-    const base2 = file.split(/[/\\]/).pop();
-    if (base2 !== void 0 && base2 !== "") picked.add(base2.toLowerCase());
-  }
-  const counts = /* @__PURE__ */ new Map();
-  for (const match of input.text.matchAll(WORD)) {
-    const raw = match[0];
-    if (raw.length > 80 || raw.length < 3) continue;
-    const lower = raw.toLowerCase();
-    if (STOP.has(lower)) continue;
-    const codeLike = /[a-z][A-Z]|_|\.[a-z]{1,4}$/.test(raw) || ERROR_CODE.test(raw) || NUMBER_UNIT.test(raw);
-    if (codeLike && picked.size < max) picked.add(lower.includes("/") ? lower.split("/").pop() ?? lower : lower);
-    else if (!/^\d+$/.test(lower)) counts.set(lower, (counts.get(lower) ?? 0) + 1);
-  }
-  const frequent = [...counts.entries()].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  for (const [term] of frequent) {
-    if (picked.size >= max) break;
-    picked.add(term);
-  }
-  return [...picked].slice(0, max);
-}
-
 // lib/archive/search-index.ts
 var INDEX_VERSION = 1;
 var FIELDS = ["text", "title", "keywords", "files"];
@@ -5804,260 +6081,6 @@ import { join as join7 } from "node:path";
 
 // lib/session/session-files.ts
 import { basename, dirname as dirname3, join as join6 } from "node:path";
-
-// lib/transcript/tool-input.ts
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-function filesOf(input) {
-  if (!isObj(input)) return [];
-  const out2 = /* @__PURE__ */ new Set();
-  for (const key of ["file_path", "notebook_path", "path"]) {
-    const v = input[key];
-    if (typeof v === "string" && v !== "") out2.add(v);
-  }
-  if (Array.isArray(input.edits)) {
-    for (const e of input.edits) if (isObj(e) && typeof e.file_path === "string") out2.add(e.file_path);
-  }
-  return [...out2];
-}
-
-// lib/archive/redact.ts
-var NAME = "[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}";
-var TYPE_WORDS = /* @__PURE__ */ new Set([
-  "string",
-  "number",
-  "boolean",
-  "any",
-  "unknown",
-  "never",
-  "object",
-  "str",
-  "int",
-  "bytes",
-  "bool",
-  "none",
-  "null",
-  "undefined",
-  "true",
-  "false",
-  "optional",
-  "required",
-  "secret",
-  "password",
-  "token"
-]);
-var PLACEHOLDER = /^(?:\$|%|\{\{|<|\[REDACTED|\*{3,}|x{3,}|\.{3}|changeme$|your[_-]|example|dummy|test$|env\(|process\.env|os\.environ|getenv)/i;
-function looksRandom(value) {
-  if (value.length < 8 || TYPE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return false;
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
-  if (/^[A-Za-z]+$/.test(value)) return value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value);
-  return /\d/.test(value) || value.length >= 16 && /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value);
-}
-var isLiteral = (value) => value.length >= 4 && !PLACEHOLDER.test(value);
-var RULES = [
-  { kind: "private-key", pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g },
-  { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g },
-  { kind: "openai-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,400}/g },
-  { kind: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
-  { kind: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g },
-  { kind: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,200}/g },
-  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
-  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { kind: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g },
-  { kind: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
-  // scheme://[user]:password@host
-  { kind: "url-password", pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2 },
-  { kind: "bearer-token", pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2 },
-  // NAME=value alone on a line (.env files, shell exports): any literal value.
-  {
-    kind: "secret",
-    pattern: new RegExp(`^([ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, "gim"),
-    group: 2,
-    accept: isLiteral
-  },
-  // ?api_key=value&…
-  { kind: "secret", pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, "gi"), group: 2, accept: isLiteral },
-  // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
-  {
-    kind: "secret",
-    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, "gim"),
-    group: 3,
-    accept: isLiteral
-  },
-  // name: value / name = value / --name=value, unquoted: only values that look random.
-  {
-    kind: "secret",
-    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, "gim"),
-    group: 2,
-    accept: looksRandom
-  }
-];
-function redact(input) {
-  let text = stripPrivate(input);
-  let count = 0;
-  const kinds = /* @__PURE__ */ new Set();
-  for (const rule of RULES) {
-    text = text.replace(rule.pattern, (...args) => {
-      const match = args[0];
-      if (rule.group === void 0) {
-        count += 1;
-        kinds.add(rule.kind);
-        return `[REDACTED:${rule.kind}]`;
-      }
-      const prefix = args[1] ?? "";
-      const secret = args[rule.group] ?? "";
-      if (secret === "" || secret.includes("[REDACTED")) return match;
-      if (rule.accept !== void 0 && !rule.accept(secret)) return match;
-      count += 1;
-      kinds.add(rule.kind);
-      return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;
-    });
-  }
-  return { text, count, kinds: [...kinds] };
-}
-function stripPrivate(text) {
-  if (!text.includes("<private>")) return text;
-  return text.replace(/<private>[\s\S]*?(?:<\/private>|$)/g, "[PRIVATE]");
-}
-function redactText(input) {
-  return redact(input).text;
-}
-
-// lib/archive/chunker.ts
-var PART_CHARS = 6e3;
-var INPUT_CHARS = 2e3;
-var MAX_PENDING = 200;
-var emptyChunkerState = () => ({ pending: {} });
-function chunksFromEntries(entries, state, ctx) {
-  const out2 = [];
-  for (const entry of entries) {
-    switch (entry.kind) {
-      case "user-text":
-        if (!entry.meta && entry.text.trim() !== "") out2.push(...simple("user", entry, entry.text, ctx));
-        break;
-      case "assistant-text":
-        if (entry.text.trim() !== "") out2.push(...simple("assistant", entry, entry.text, ctx));
-        break;
-      case "compact-summary":
-        out2.push(...simple("summary", entry, entry.text, ctx));
-        break;
-      case "tool-use":
-        state.pending[entry.id] = { name: entry.name, input: entry.input, uuid: entry.uuid, timestamp: entry.timestamp };
-        trimPending(state);
-        break;
-      case "tool-result": {
-        const use = state.pending[entry.toolUseId];
-        delete state.pending[entry.toolUseId];
-        out2.push(...toolChunks({ toolUseId: entry.toolUseId, use, result: entry, output: entry.text, isError: entry.isError }, ctx));
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return out2;
-}
-function simple(type, entry, rawText, ctx) {
-  const text = redactText(rawText);
-  const identity = entry.uuid ?? ctx.hash(rawText);
-  const parts = splitText(text, PART_CHARS);
-  return parts.map(
-    (part, i) => base(ctx, {
-      id: ctx.hash(`${type}|${ctx.session}|${identity}|${i}`),
-      type,
-      text: part,
-      title: titleOf(type, part),
-      timestamp: entry.timestamp ?? ctx.now,
-      sourceUuids: entry.uuid === void 0 ? [] : [entry.uuid],
-      files: [],
-      sidechain: entry.sidechain,
-      part: parts.length > 1 ? [i + 1, parts.length] : void 0
-    })
-  );
-}
-function toolChunks(call, ctx) {
-  const name = call.use?.name ?? "tool";
-  const input = call.use?.input;
-  const files = filesOf(input);
-  const head = redactText(describeCall(name, input));
-  const output = redactText(call.output);
-  const parts = splitText(output, PART_CHARS);
-  const uuids = [call.use?.uuid, call.result?.uuid].filter((u) => u !== void 0);
-  const timestamp = call.result?.timestamp ?? call.use?.timestamp ?? ctx.now;
-  return parts.map(
-    (part, i) => base(ctx, {
-      id: ctx.hash(`tool|${ctx.session}|${call.toolUseId}|${i}`),
-      type: "tool",
-      tool: name,
-      text: `${head}
-
-${call.isError ? "[error]\n" : ""}${part}`,
-      title: titleOf("tool", head),
-      timestamp,
-      sourceUuids: uuids,
-      files,
-      sidechain: call.result?.sidechain === true,
-      part: parts.length > 1 ? [i + 1, parts.length] : void 0
-    })
-  );
-}
-function base(ctx, c) {
-  const chunk = {
-    version: CHUNK_VERSION,
-    id: c.id,
-    session: ctx.session,
-    project: ctx.project,
-    phase: ctx.phase,
-    type: c.type,
-    files: c.files,
-    timestamp: c.timestamp,
-    sourceUuids: c.sourceUuids,
-    keywords: keywords({ text: c.text, files: c.files }),
-    title: c.title,
-    text: c.text
-  };
-  if (c.tool !== void 0) chunk.tool = c.tool;
-  if (c.sidechain) chunk.sidechain = true;
-  if (c.part !== void 0) chunk.part = c.part;
-  return chunk;
-}
-function describeCall(name, input) {
-  if (!isObject2(input)) return name;
-  if (typeof input.command === "string") return `${name}: ${input.command}`;
-  const files = filesOf(input);
-  const rest = { ...input };
-  for (const key of ["file_path", "notebook_path", "path", "description"]) delete rest[key];
-  const detail = Object.keys(rest).length === 0 ? "" : `
-${cut(JSON.stringify(rest, null, 1), INPUT_CHARS)}`;
-  if (files.length > 0) return `${name}: ${files.join(", ")}${detail}`;
-  return `${name}${detail}`;
-}
-function splitText(text, max) {
-  if (text.length <= max) return [text];
-  const parts = [];
-  let rest = text;
-  while (rest.length > max) {
-    const window = rest.slice(0, max);
-    let at = window.lastIndexOf("\n\n");
-    if (at < max / 2) at = window.lastIndexOf("\n");
-    if (at < max / 2) at = max;
-    parts.push(rest.slice(0, at));
-    rest = rest.slice(at).replace(/^\n+/, "");
-  }
-  if (rest !== "") parts.push(rest);
-  return parts;
-}
-function titleOf(type, text) {
-  const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
-  const prefix = type === "summary" ? "Compaction summary: " : "";
-  return cut(`${prefix}${first.trim()}`, 100);
-}
-function trimPending(state) {
-  const ids = Object.keys(state.pending);
-  for (const id of ids.slice(0, Math.max(0, ids.length - MAX_PENDING))) delete state.pending[id];
-}
-var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-var cut = (s, n) => s.length > n ? `${s.slice(0, n)}\u2026` : s;
 
 // lib/transcript/context-size.ts
 var CHARS_PER_TOKEN2 = 4;
@@ -6479,7 +6502,7 @@ async function advanceSessionCursor(env, sessionId, transcriptPath, options) {
           hash: (identity) => createHash2("sha256").update(identity).digest("hex").slice(0, 16)
         };
         visit = (line) => {
-          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context));
+          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context), context.hash);
           archived.added += written.added;
           archived.updated += written.updated;
           archived.unchanged += written.unchanged;
@@ -6625,6 +6648,64 @@ function showMarkdown(ref, env, maxChars = SHOW_MAX_CHARS) {
 ${body}`;
 }
 
+// lib/archive/file-parts.ts
+import { closeSync as closeSync2, openSync as openSync2, readSync } from "node:fs";
+var BLOCK = 1024 * 1024;
+function cutPoints(file, size, partBytes) {
+  const cuts = [0];
+  const fd = openSync2(file, "r");
+  try {
+    const buf = Buffer.allocUnsafe(BLOCK);
+    let target = partBytes;
+    while (target < size) {
+      const n = readSync(fd, buf, 0, Math.min(BLOCK, size - target), target);
+      const nl = buf.subarray(0, n).indexOf(10);
+      const cut2 = nl === -1 || nl > partBytes / 2 ? target : target + nl + 1;
+      if (cut2 >= size) break;
+      cuts.push(cut2);
+      target = cut2 + partBytes;
+    }
+  } finally {
+    closeSync2(fd);
+  }
+  return cuts;
+}
+function readRange(file, start, end) {
+  const fd = openSync2(file, "r");
+  try {
+    const buf = Buffer.allocUnsafe(end - start);
+    const n = readSync(fd, buf, 0, end - start, start);
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    closeSync2(fd);
+  }
+}
+
+// lib/session/tool-archive.ts
+var MAX_PARTS = 200;
+var INLINE_MAX_BYTES = 4 * 1024 * 1024;
+async function hashFn() {
+  const { createHash: createHash2 } = await import("node:crypto");
+  return (identity) => createHash2("sha256").update(identity).digest("hex").slice(0, 16);
+}
+async function archiveFile(env, job) {
+  const size = statSafe(job.file)?.size ?? 0;
+  const ctx = chunkContext(env, job.sessionId, job.phase, await hashFn());
+  const meta2 = { uuids: [], timestamp: ctx.now, sidechain: false };
+  const partBytes = Math.max(PART_CHARS, Math.ceil(size / MAX_PARTS));
+  const cuts = cutPoints(job.file, size, partBytes);
+  let written = 0;
+  for (const [i, start] of cuts.entries()) {
+    const text = redactText(readRange(job.file, start, cuts[i + 1] ?? size));
+    written += writeChunks(env.store, job.sessionId, [toolPartChunk(job.call, text, [i + 1, cuts.length], meta2, ctx)], ctx.hash).added;
+    await new Promise((resolve4) => setImmediate(resolve4));
+  }
+  return written;
+}
+function chunkContext(env, sessionId, phase, hash) {
+  return { session: sessionId, project: env.project.root, phase: phase ?? "unknown", now: env.now().toISOString(), hash };
+}
+
 // lib/cli/args.ts
 var UsageError = class extends Error {
 };
@@ -6735,6 +6816,24 @@ function reindexCommand(cli2, options) {
   const sessions = sessionsOf(cli2.store, cli2.log, projectRoot, cli2.now);
   for (const id of sessions) chunks += openSessionIndex(cli2.store, id, cli2.log, { rebuild: true }).size;
   return { sessions: sessions.length, chunks };
+}
+async function runJob(cli2, file) {
+  let job;
+  try {
+    job = JSON.parse(readFileSync2(file, "utf8"));
+  } catch (error) {
+    cli2.log.warn(`run-job: cannot read ${file}: ${error.message}`);
+    return false;
+  }
+  if (job.version !== 1 || job.kind !== "tool-output") {
+    cli2.log.warn(`run-job: ${file} is not a job this version knows; left in place`);
+    return false;
+  }
+  const env = { store: cli2.store, log: cli2.log, now: () => cli2.now, project: { root: job.projectRoot } };
+  const added = await archiveFile(env, job);
+  cli2.log.info(`run-job: archived ${job.file} in ${added} new chunks`);
+  rmSync2(file, { force: true });
+  return true;
 }
 
 // lib/cli/doctor.ts
@@ -7435,6 +7534,11 @@ async function main(argv) {
       const r = reindexCommand(cli(env, now), { cwd: resolve3(flagString(p, "cwd") ?? process.cwd()), all: flagBool(p, "all") });
       out(flagBool(p, "json") ? JSON.stringify(r) : `reindexed ${r.chunks} chunks in ${r.sessions} session(s)`);
       return 0;
+    }
+    case "run-job": {
+      const p = parseArgs(rest, { booleans: [], values: [] });
+      if (p.positional.length !== 1) throw new UsageError("run-job takes one job file");
+      return await runJob(cli(env, now), resolve3(p.positional[0])) ? 0 : 1;
     }
     default:
       if (PLANNED.has(command)) throw new UsageError(`'${command}' is not available in this version yet`);

@@ -497,14 +497,14 @@ var require_graceful_fs = __commonJS({
         return close;
       })(fs.close);
       fs.closeSync = (function(fs$closeSync) {
-        function closeSync2(fd) {
+        function closeSync3(fd) {
           fs$closeSync.apply(fs, arguments);
           resetQueue();
         }
-        Object.defineProperty(closeSync2, previousSymbol, {
+        Object.defineProperty(closeSync3, previousSymbol, {
           value: fs$closeSync
         });
-        return closeSync2;
+        return closeSync3;
       })(fs.closeSync);
       if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || "")) {
         process.on("exit", function() {
@@ -1613,6 +1613,10 @@ var require_proper_lockfile = __commonJS({
   }
 });
 
+// hooks/post-tool-use.ts
+import { dirname as dirname3, join as join6 } from "node:path";
+import { fileURLToPath } from "node:url";
+
 // lib/runtime/hook-runtime.ts
 import { join as join4 } from "node:path";
 
@@ -2625,7 +2629,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const catchall = def.catchall;
   let value;
   const memo = globalConfig.memoizer;
@@ -2633,7 +2637,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input = payload.value;
-    if (!isObject2(input)) {
+    if (!isObject3(input)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -3202,6 +3206,12 @@ var configKeys = {
     env: "CTXL_WINDOW_TOKENS",
     doc: "Context window in tokens; 0 follows the model and Claude Code\u2019s own overrides."
   },
+  archiveToolOutputBytes: {
+    schema: positiveInt,
+    default: 16384,
+    env: "CTXL_ARCHIVE_TOOL_OUTPUT_BYTES",
+    doc: "Tool outputs at least this large are archived to L2 by PostToolUse at once (smaller ones at the end of the turn)."
+  },
   sessionStartStatus: {
     schema: boolean2(),
     default: true,
@@ -3506,6 +3516,9 @@ function statSafe(file) {
     return void 0;
   }
 }
+function ensureDir(dir, mode = DIR_MODE) {
+  mkdirSync2(dir, { recursive: true, mode });
+}
 function findProjectRoot(cwd) {
   let dir = resolve2(cwd);
   for (; ; ) {
@@ -3766,6 +3779,69 @@ var userPromptExpansionInput = looseObject({
 var preToolUseInput = looseObject({ ...base, tool_name: string2(), tool_input: optional(unknown()), tool_use_id: optional(string2()) });
 var sessionEndInput = looseObject({ ...base, reason: optional(string2()) });
 
+// lib/archive/archive-store.ts
+import { join as join5 } from "node:path";
+
+// lib/archive/chunk-file.ts
+var CHUNK_VERSION = 1;
+var ORDER = [
+  "version",
+  "id",
+  "session",
+  "project",
+  "phase",
+  "type",
+  "tool",
+  "toolUseId",
+  "files",
+  "timestamp",
+  "sourceUuids",
+  "keywords",
+  "title",
+  "sidechain",
+  "part"
+];
+function renderChunk(chunk) {
+  const lines = ["---"];
+  for (const key of ORDER) {
+    const value = chunk[key];
+    if (value !== void 0) lines.push(`${key}: ${JSON.stringify(value)}`);
+  }
+  lines.push("---", "");
+  return `${lines.join("\n")}${chunk.text}
+`;
+}
+function parseChunk(file) {
+  if (!file.startsWith("---\n")) return { ok: false, reason: "no frontmatter" };
+  const end = file.indexOf("\n---\n", 3);
+  if (end === -1) return { ok: false, reason: "frontmatter not closed (truncated?)" };
+  const meta2 = {};
+  for (const line of file.slice(4, end).split("\n")) {
+    const colon = line.indexOf(": ");
+    if (colon === -1) return { ok: false, reason: `bad frontmatter line ${JSON.stringify(line.slice(0, 40))}` };
+    try {
+      meta2[line.slice(0, colon)] = JSON.parse(line.slice(colon + 2));
+    } catch {
+      return { ok: false, reason: `bad value for ${line.slice(0, colon)}` };
+    }
+  }
+  if (meta2.version !== CHUNK_VERSION) return { ok: false, reason: `unknown version ${JSON.stringify(meta2.version)}` };
+  for (const key of ["id", "session", "type", "timestamp"]) {
+    if (typeof meta2[key] !== "string") return { ok: false, reason: `missing ${key}` };
+  }
+  const body = file.slice(end + 5).replace(/^\n/, "");
+  return {
+    ok: true,
+    chunk: {
+      ...meta2,
+      files: Array.isArray(meta2.files) ? meta2.files : [],
+      sourceUuids: Array.isArray(meta2.sourceUuids) ? meta2.sourceUuids : [],
+      keywords: Array.isArray(meta2.keywords) ? meta2.keywords : [],
+      text: body.endsWith("\n") ? body.slice(0, -1) : body
+    }
+  };
+}
+
 // lib/transcript/tool-input.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function filesOf(input) {
@@ -3785,6 +3861,35 @@ function filesOf(input) {
 var STOP = new Set(
   "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its just me my no not of on or our she so than that the their them then there these they this those to too up us was we were what when where which while who why will with would you your yes ok okay also about after again all any because been before being both each few more most other over same should some such only own very let const var return import export true false null undefined new use using used".split(" ")
 );
+var WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
+var NUMBER_UNIT = /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|tb|k|px|%|x)$/i;
+var ERROR_CODE = /^(?:[A-Z]{1,5}\d{2,5}|E[A-Z]{3,}|HTTP\d{3})$/;
+var KEYWORD_SCAN_CHARS = 64 * 1024;
+function keywords(input) {
+  const max = input.max ?? 16;
+  const picked = /* @__PURE__ */ new Set();
+  for (const file of input.files ?? []) {
+    const base3 = file.split(/[/\\]/).pop();
+    if (base3 !== void 0 && base3 !== "") picked.add(base3.toLowerCase());
+  }
+  const counts = /* @__PURE__ */ new Map();
+  const text = input.text.length > KEYWORD_SCAN_CHARS ? input.text.slice(0, KEYWORD_SCAN_CHARS) : input.text;
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0];
+    if (raw.length > 80 || raw.length < 3) continue;
+    const lower = raw.toLowerCase();
+    if (STOP.has(lower)) continue;
+    const codeLike = /[a-z][A-Z]|_|\.[a-z]{1,4}$/.test(raw) || ERROR_CODE.test(raw) || NUMBER_UNIT.test(raw);
+    if (codeLike && picked.size < max) picked.add(lower.includes("/") ? lower.split("/").pop() ?? lower : lower);
+    else if (!/^\d+$/.test(lower)) counts.set(lower, (counts.get(lower) ?? 0) + 1);
+  }
+  const frequent = [...counts.entries()].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [term] of frequent) {
+    if (picked.size >= max) break;
+    picked.add(term);
+  }
+  return [...picked].slice(0, max);
+}
 
 // lib/archive/redact.ts
 var NAME = "[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}";
@@ -3889,6 +3994,159 @@ function redactText(input) {
   return redact(input).text;
 }
 
+// lib/archive/chunker.ts
+var PART_CHARS = 6e3;
+var INPUT_CHARS = 2e3;
+function toolPartChunk(call, output, part, meta2, ctx) {
+  const head = redactText(describeCall(call.name, call.input));
+  return base2(ctx, {
+    id: toolPartId(ctx.hash, ctx.session, call.toolUseId, part[0] - 1),
+    type: "tool",
+    tool: call.name,
+    toolUseId: call.toolUseId,
+    text: `${head}
+
+${call.isError ? "[error]\n" : ""}${output}`,
+    title: titleOf("tool", head),
+    timestamp: meta2.timestamp,
+    sourceUuids: meta2.uuids,
+    files: filesOf(call.input),
+    sidechain: meta2.sidechain,
+    part: part[1] > 1 ? part : void 0
+  });
+}
+function base2(ctx, c) {
+  const chunk = {
+    version: CHUNK_VERSION,
+    id: c.id,
+    session: ctx.session,
+    project: ctx.project,
+    phase: ctx.phase,
+    type: c.type,
+    files: c.files,
+    timestamp: c.timestamp,
+    sourceUuids: c.sourceUuids,
+    keywords: keywords({ text: c.text, files: c.files }),
+    title: c.title,
+    text: c.text
+  };
+  if (c.tool !== void 0) chunk.tool = c.tool;
+  if (c.toolUseId !== void 0) chunk.toolUseId = c.toolUseId;
+  if (c.sidechain) chunk.sidechain = true;
+  if (c.part !== void 0) chunk.part = c.part;
+  return chunk;
+}
+function toolPartId(hash, session, toolUseId, index) {
+  return hash(`tool|${session}|${toolUseId}|${index}`);
+}
+function describeCall(name, input) {
+  if (!isObject2(input)) return name;
+  if (typeof input.command === "string") return `${name}: ${input.command}`;
+  const files = filesOf(input);
+  const rest = { ...input };
+  for (const key of ["file_path", "notebook_path", "path", "description"]) delete rest[key];
+  const detail = Object.keys(rest).length === 0 ? "" : `
+${cut(JSON.stringify(rest, null, 1), INPUT_CHARS)}`;
+  if (files.length > 0) return `${name}: ${files.join(", ")}${detail}`;
+  return `${name}${detail}`;
+}
+function splitText(text, max) {
+  if (text.length <= max) return [text];
+  const parts = [];
+  let rest = text;
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    let at = window.lastIndexOf("\n\n");
+    if (at < max / 2) at = window.lastIndexOf("\n");
+    if (at < max / 2) at = max;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at).replace(/^\n+/, "");
+  }
+  if (rest !== "") parts.push(rest);
+  return parts;
+}
+function titleOf(type, text) {
+  const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  const prefix = type === "summary" ? "Compaction summary: " : "";
+  return cut(`${prefix}${first.trim()}`, 100);
+}
+var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var cut = (s, n) => s.length > n ? `${s.slice(0, n)}\u2026` : s;
+
+// lib/archive/archive-store.ts
+var CATALOG_VERSION = 1;
+var archiveDir = (store, sessionId) => store.path("sessions", sessionId, "archived");
+var catalogFile = (store, sessionId) => store.path("sessions", sessionId, "catalog.jsonl");
+function writeChunks(store, sessionId, chunks, hash) {
+  const result = { added: 0, updated: 0, unchanged: 0 };
+  if (chunks.length === 0) return result;
+  const dir = archiveDir(store, sessionId);
+  const newIds = [];
+  for (const chunk of chunks) {
+    const file = join5(dir, `${chunk.id}.md`);
+    const existing = readTextFile(file);
+    if (existing !== void 0) {
+      const parsed = parseChunk(existing);
+      if (parsed.ok) {
+        const missing = chunk.sourceUuids.filter((u) => !parsed.chunk.sourceUuids.includes(u));
+        if (missing.length === 0) {
+          result.unchanged += 1;
+          continue;
+        }
+        const merged = mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids);
+        writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: merged }));
+        result.updated += 1;
+        const { part, toolUseId } = parsed.chunk;
+        if (hash !== void 0 && part !== void 0 && toolUseId !== void 0 && part[0] === 1) {
+          for (let k = 1; k < part[1]; k++) mergeInto(join5(dir, `${toolPartId(hash, sessionId, toolUseId, k)}.md`), chunk.sourceUuids);
+        }
+        continue;
+      }
+    }
+    ensureDirOnce(dir);
+    writeFileAtomic(file, renderChunk(chunk));
+    newIds.push(chunk.id);
+    result.added += 1;
+  }
+  const catalog = catalogFile(store, sessionId);
+  for (const id of newIds) store.appendLine(catalog, { v: CATALOG_VERSION, id });
+  return result;
+}
+function mergeInto(file, uuids) {
+  const text = readTextFile(file);
+  if (text === void 0) return;
+  const parsed = parseChunk(text);
+  if (!parsed.ok || uuids.every((u) => parsed.chunk.sourceUuids.includes(u))) return;
+  writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: mergeUuids(parsed.chunk.sourceUuids, uuids) }));
+}
+function mergeUuids(a, b) {
+  const out = [...a];
+  for (const u of b) if (!out.includes(u)) out.push(u);
+  return a.length === 0 ? [...b] : out;
+}
+var madeDirs = /* @__PURE__ */ new Set();
+function ensureDirOnce(dir) {
+  if (madeDirs.has(dir)) return;
+  ensureDir(dir);
+  madeDirs.add(dir);
+}
+
+// lib/transcript/entries.ts
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts = [];
+  for (const block of content) {
+    if (typeof block === "string") parts.push(block);
+    else if (isObj2(block)) {
+      if (typeof block.text === "string") parts.push(block.text);
+      else if (block.type === "image") parts.push("[image]");
+    }
+  }
+  return parts.join("\n");
+}
+
 // lib/transcript/lines.ts
 var CHUNK = 256 * 1024;
 var DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -3934,14 +4192,143 @@ var cursorSchema = looseObject({
 });
 var eventsFile = (store, sessionId) => store.path("sessions", sessionId, "events.jsonl");
 
+// lib/session/tool-archive.ts
+import { spawn } from "node:child_process";
+
+// lib/archive/file-parts.ts
+import { closeSync as closeSync2, openSync as openSync2, readSync } from "node:fs";
+var BLOCK = 1024 * 1024;
+function cutPoints(file, size, partBytes) {
+  const cuts = [0];
+  const fd = openSync2(file, "r");
+  try {
+    const buf = Buffer.allocUnsafe(BLOCK);
+    let target = partBytes;
+    while (target < size) {
+      const n = readSync(fd, buf, 0, Math.min(BLOCK, size - target), target);
+      const nl = buf.subarray(0, n).indexOf(10);
+      const cut3 = nl === -1 || nl > partBytes / 2 ? target : target + nl + 1;
+      if (cut3 >= size) break;
+      cuts.push(cut3);
+      target = cut3 + partBytes;
+    }
+  } finally {
+    closeSync2(fd);
+  }
+  return cuts;
+}
+function readRange(file, start, end) {
+  const fd = openSync2(file, "r");
+  try {
+    const buf = Buffer.allocUnsafe(end - start);
+    const n = readSync(fd, buf, 0, end - start, start);
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    closeSync2(fd);
+  }
+}
+
+// lib/archive/tool-output.ts
+var isObj3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function toolOutput(response) {
+  if (typeof response === "string") return { text: response, bytes: Buffer.byteLength(response) };
+  if (Array.isArray(response)) return sized(textOf(response));
+  if (!isObj3(response)) return { text: "", bytes: 0 };
+  if (typeof response.stdout === "string" || typeof response.stderr === "string") {
+    const stderr = typeof response.stderr === "string" && response.stderr !== "" ? `
+[stderr]
+${response.stderr}` : "";
+    const out = { ...sized(`${String(response.stdout ?? "")}${stderr}`) };
+    if (typeof response.persistedOutputPath === "string" && typeof response.persistedOutputSize === "number") {
+      return { ...out, persistedPath: response.persistedOutputPath, bytes: response.persistedOutputSize };
+    }
+    return out;
+  }
+  if (isObj3(response.file) && typeof response.file.content === "string") return sized(response.file.content);
+  if (typeof response.content === "string") return sized(response.content);
+  if (Array.isArray(response.content)) return sized(textOf(response.content));
+  if (Array.isArray(response.filenames)) return sized(response.filenames.filter((f) => typeof f === "string").join("\n"));
+  if (typeof response.result === "string") return sized(response.result);
+  return { text: "", bytes: 0 };
+}
+var sized = (text) => ({ text, bytes: Buffer.byteLength(text) });
+
+// lib/session/tool-archive.ts
+var MAX_PARTS = 200;
+var INLINE_MAX_BYTES = 4 * 1024 * 1024;
+var JOB_VERSION = 1;
+async function hashFn() {
+  const { createHash } = await import("node:crypto");
+  return (identity) => createHash("sha256").update(identity).digest("hex").slice(0, 16);
+}
+async function archiveToolCall(env, sessionId, call, options) {
+  const out = toolOutput(call.response);
+  if (out.bytes < options.minBytes) return { chunks: 0, deferred: false };
+  const head = { toolUseId: call.toolUseId, name: call.name, input: call.input, isError: call.isError };
+  const persisted = out.persistedPath === void 0 ? void 0 : statSafe(out.persistedPath);
+  if (out.persistedPath !== void 0 && persisted?.isFile() === true) {
+    if (persisted.size > INLINE_MAX_BYTES && options.cliPath !== void 0) {
+      const job = {
+        version: JOB_VERSION,
+        kind: "tool-output",
+        sessionId,
+        projectRoot: env.project.root,
+        phase: options.phase ?? "unknown",
+        call: head,
+        file: out.persistedPath
+      };
+      startJob(env, job, options.cliPath);
+      return { chunks: 0, deferred: true };
+    }
+    return { chunks: await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath }), deferred: false };
+  }
+  const ctx = chunkContext(env, sessionId, options.phase, await hashFn());
+  const parts = splitText(redactText(out.text), PART_CHARS);
+  const meta2 = { uuids: [], timestamp: ctx.now, sidechain: false };
+  const chunks = parts.map((text, i) => toolPartChunk(head, text, [i + 1, parts.length], meta2, ctx));
+  return { chunks: writeChunks(env.store, sessionId, chunks, ctx.hash).added, deferred: false };
+}
+async function archiveFile(env, job) {
+  const size = statSafe(job.file)?.size ?? 0;
+  const ctx = chunkContext(env, job.sessionId, job.phase, await hashFn());
+  const meta2 = { uuids: [], timestamp: ctx.now, sidechain: false };
+  const partBytes = Math.max(PART_CHARS, Math.ceil(size / MAX_PARTS));
+  const cuts = cutPoints(job.file, size, partBytes);
+  let written = 0;
+  for (const [i, start] of cuts.entries()) {
+    const text = redactText(readRange(job.file, start, cuts[i + 1] ?? size));
+    written += writeChunks(env.store, job.sessionId, [toolPartChunk(job.call, text, [i + 1, cuts.length], meta2, ctx)], ctx.hash).added;
+    await new Promise((resolve3) => setImmediate(resolve3));
+  }
+  return written;
+}
+function headJob(env, sessionId, phase) {
+  return { sessionId, projectRoot: env.project.root, phase: phase ?? "unknown" };
+}
+function chunkContext(env, sessionId, phase, hash) {
+  return { session: sessionId, project: env.project.root, phase: phase ?? "unknown", now: env.now().toISOString(), hash };
+}
+function startJob(env, job, cliPath) {
+  const file = env.store.path("jobs", `${job.sessionId}-${job.call.toolUseId}.json`);
+  env.store.writeJson(file, job);
+  const child = spawn(process.execPath, ["--max-old-space-size=48", "--max-semi-space-size=4", cliPath, "run-job", file], {
+    detached: true,
+    stdio: "ignore",
+    env: process.env
+  });
+  child.on("error", (error) => env.log.warn(`could not start the archive job ${file}`, error));
+  child.unref();
+  env.log.info(`archiving ${job.file} in the background (${file})`);
+}
+
 // lib/session/tool-event.ts
 var TOOL_EVENT_VERSION = 1;
 var MAX_COMMAND = 500;
 var MAX_ERROR = 300;
-var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var isObj4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function toolEvent(call, now) {
-  const input = isObj2(call.input) ? call.input : {};
-  const response = isObj2(call.response) ? call.response : void 0;
+  const input = isObj4(call.input) ? call.input : {};
+  const response = isObj4(call.response) ? call.response : void 0;
   const event = {
     v: TOOL_EVENT_VERSION,
     t: now.toISOString(),
@@ -3953,22 +4340,22 @@ function toolEvent(call, now) {
   if (call.toolUseId !== void 0) event.id = call.toolUseId;
   const files = filesOf(input);
   if (files.length > 0) event.files = files;
-  if (typeof input.command === "string") event.command = cut(redactText(input.command), MAX_COMMAND);
+  if (typeof input.command === "string") event.command = cut2(redactText(input.command), MAX_COMMAND);
   const exit = response?.exitCode ?? response?.exit_code ?? response?.returnCode;
   if (typeof exit === "number") event.exit = exit;
   if (response?.interrupted === true || call.interrupted === true) event.interrupted = true;
-  if (call.error !== void 0) event.error = cut(redactText(typeof call.error === "string" ? call.error : JSON.stringify(call.error)), MAX_ERROR);
+  if (call.error !== void 0) event.error = cut2(redactText(typeof call.error === "string" ? call.error : JSON.stringify(call.error)), MAX_ERROR);
   if (call.durationMs !== void 0) event.ms = call.durationMs;
   return event;
 }
 function outputSize(response) {
   if (typeof response === "string") return Buffer.byteLength(response);
-  if (!isObj2(response)) return 0;
+  if (!isObj4(response)) return 0;
   if (typeof response.persistedOutputSize === "number") return response.persistedOutputSize;
   if (typeof response.stdout === "string" || typeof response.stderr === "string") {
     return Buffer.byteLength(String(response.stdout ?? "")) + Buffer.byteLength(String(response.stderr ?? ""));
   }
-  if (isObj2(response.file) && typeof response.file.content === "string") return Buffer.byteLength(response.file.content);
+  if (isObj4(response.file) && typeof response.file.content === "string") return Buffer.byteLength(response.file.content);
   if (typeof response.content === "string") return Buffer.byteLength(response.content);
   return byteLength(response);
 }
@@ -3980,7 +4367,7 @@ function byteLength(value) {
     return 0;
   }
 }
-function cut(text, max) {
+function cut2(text, max) {
   return text.length > max ? `${text.slice(0, max)}\u2026` : text;
 }
 
@@ -3988,12 +4375,23 @@ function cut(text, max) {
 runHook({
   event: "PostToolUse",
   schema: postToolUseInput,
-  handler: (input, ctx) => {
+  handler: async (input, ctx) => {
     const event = toolEvent(
       { tool: input.tool_name, toolUseId: input.tool_use_id, input: input.tool_input, response: input.tool_response, durationMs: input.duration_ms },
       ctx.now()
     );
     ctx.store.appendLine(eventsFile(ctx.store, input.session_id), event);
+    if (event.outBytes >= ctx.config.archiveToolOutputBytes && input.tool_use_id !== void 0) {
+      const head = { toolUseId: input.tool_use_id, name: input.tool_name, input: input.tool_input, isError: false };
+      const cliPath = join6(dirname3(fileURLToPath(import.meta.url)), "cli.mjs");
+      const r = await archiveToolCall(
+        ctx,
+        input.session_id,
+        { ...head, response: input.tool_response },
+        { minBytes: ctx.config.archiveToolOutputBytes, cliPath }
+      );
+      ctx.log.debug(`archived a ${event.outBytes}-byte ${input.tool_name} output: ${r.deferred ? "in the background" : `${r.chunks} chunks`}`);
+    }
     return void 0;
   }
 });

@@ -3202,6 +3202,12 @@ var configKeys = {
     env: "CTXL_WINDOW_TOKENS",
     doc: "Context window in tokens; 0 follows the model and Claude Code\u2019s own overrides."
   },
+  archiveToolOutputBytes: {
+    schema: positiveInt,
+    default: 16384,
+    env: "CTXL_ARCHIVE_TOOL_OUTPUT_BYTES",
+    doc: "Tool outputs at least this large are archived to L2 by PostToolUse at once (smaller ones at the end of the turn)."
+  },
   sessionStartStatus: {
     schema: boolean2(),
     default: true,
@@ -3792,6 +3798,7 @@ var ORDER = [
   "phase",
   "type",
   "tool",
+  "toolUseId",
   "files",
   "timestamp",
   "sourceUuids",
@@ -3841,53 +3848,6 @@ function parseChunk(file) {
   };
 }
 
-// lib/archive/archive-store.ts
-var CATALOG_VERSION = 1;
-var archiveDir = (store, sessionId) => store.path("sessions", sessionId, "archived");
-var catalogFile = (store, sessionId) => store.path("sessions", sessionId, "catalog.jsonl");
-function writeChunks(store, sessionId, chunks) {
-  const result = { added: 0, updated: 0, unchanged: 0 };
-  if (chunks.length === 0) return result;
-  const dir = archiveDir(store, sessionId);
-  const newIds = [];
-  for (const chunk of chunks) {
-    const file = join5(dir, `${chunk.id}.md`);
-    const existing = readTextFile(file);
-    if (existing !== void 0) {
-      const parsed = parseChunk(existing);
-      if (parsed.ok) {
-        const missing = chunk.sourceUuids.filter((u) => !parsed.chunk.sourceUuids.includes(u));
-        if (missing.length === 0) {
-          result.unchanged += 1;
-          continue;
-        }
-        const merged = mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids);
-        writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: merged }));
-        result.updated += 1;
-        continue;
-      }
-    }
-    ensureDirOnce(dir);
-    writeFileAtomic(file, renderChunk(chunk));
-    newIds.push(chunk.id);
-    result.added += 1;
-  }
-  const catalog = catalogFile(store, sessionId);
-  for (const id of newIds) store.appendLine(catalog, { v: CATALOG_VERSION, id });
-  return result;
-}
-function mergeUuids(a, b) {
-  const out = [...a];
-  for (const u of b) if (!out.includes(u)) out.push(u);
-  return a.length === 0 ? [...b] : out;
-}
-var madeDirs = /* @__PURE__ */ new Set();
-function ensureDirOnce(dir) {
-  if (madeDirs.has(dir)) return;
-  ensureDir(dir);
-  madeDirs.add(dir);
-}
-
 // lib/transcript/tool-input.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function filesOf(input) {
@@ -3910,6 +3870,7 @@ var STOP = new Set(
 var WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
 var NUMBER_UNIT = /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|tb|k|px|%|x)$/i;
 var ERROR_CODE = /^(?:[A-Z]{1,5}\d{2,5}|E[A-Z]{3,}|HTTP\d{3})$/;
+var KEYWORD_SCAN_CHARS = 64 * 1024;
 function keywords(input) {
   const max = input.max ?? 16;
   const picked = /* @__PURE__ */ new Set();
@@ -3918,7 +3879,8 @@ function keywords(input) {
     if (base3 !== void 0 && base3 !== "") picked.add(base3.toLowerCase());
   }
   const counts = /* @__PURE__ */ new Map();
-  for (const match of input.text.matchAll(WORD)) {
+  const text = input.text.length > KEYWORD_SCAN_CHARS ? input.text.slice(0, KEYWORD_SCAN_CHARS) : input.text;
+  for (const match of text.matchAll(WORD)) {
     const raw = match[0];
     if (raw.length > 80 || raw.length < 3) continue;
     const lower = raw.toLowerCase();
@@ -4091,30 +4053,29 @@ function simple(type, entry, rawText, ctx) {
   );
 }
 function toolChunks(call, ctx) {
-  const name = call.use?.name ?? "tool";
-  const input = call.use?.input;
-  const files = filesOf(input);
-  const head = redactText(describeCall(name, input));
-  const output = redactText(call.output);
-  const parts = splitText(output, PART_CHARS);
+  const parts = splitText(redactText(call.output), PART_CHARS);
   const uuids = [call.use?.uuid, call.result?.uuid].filter((u) => u !== void 0);
-  const timestamp = call.result?.timestamp ?? call.use?.timestamp ?? ctx.now;
-  return parts.map(
-    (part, i) => base2(ctx, {
-      id: ctx.hash(`tool|${ctx.session}|${call.toolUseId}|${i}`),
-      type: "tool",
-      tool: name,
-      text: `${head}
+  const head = { toolUseId: call.toolUseId, name: call.use?.name ?? "tool", input: call.use?.input, isError: call.isError };
+  const meta2 = { uuids, timestamp: call.result?.timestamp ?? call.use?.timestamp ?? ctx.now, sidechain: call.result?.sidechain === true };
+  return parts.map((part, i) => toolPartChunk(head, part, [i + 1, parts.length], meta2, ctx));
+}
+function toolPartChunk(call, output, part, meta2, ctx) {
+  const head = redactText(describeCall(call.name, call.input));
+  return base2(ctx, {
+    id: toolPartId(ctx.hash, ctx.session, call.toolUseId, part[0] - 1),
+    type: "tool",
+    tool: call.name,
+    toolUseId: call.toolUseId,
+    text: `${head}
 
-${call.isError ? "[error]\n" : ""}${part}`,
-      title: titleOf("tool", head),
-      timestamp,
-      sourceUuids: uuids,
-      files,
-      sidechain: call.result?.sidechain === true,
-      part: parts.length > 1 ? [i + 1, parts.length] : void 0
-    })
-  );
+${call.isError ? "[error]\n" : ""}${output}`,
+    title: titleOf("tool", head),
+    timestamp: meta2.timestamp,
+    sourceUuids: meta2.uuids,
+    files: filesOf(call.input),
+    sidechain: meta2.sidechain,
+    part: part[1] > 1 ? part : void 0
+  });
 }
 function base2(ctx, c) {
   const chunk = {
@@ -4132,9 +4093,13 @@ function base2(ctx, c) {
     text: c.text
   };
   if (c.tool !== void 0) chunk.tool = c.tool;
+  if (c.toolUseId !== void 0) chunk.toolUseId = c.toolUseId;
   if (c.sidechain) chunk.sidechain = true;
   if (c.part !== void 0) chunk.part = c.part;
   return chunk;
+}
+function toolPartId(hash, session, toolUseId, index) {
+  return hash(`tool|${session}|${toolUseId}|${index}`);
 }
 function describeCall(name, input) {
   if (!isObject2(input)) return name;
@@ -4173,6 +4138,64 @@ function trimPending(state) {
 }
 var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 var cut = (s, n) => s.length > n ? `${s.slice(0, n)}\u2026` : s;
+
+// lib/archive/archive-store.ts
+var CATALOG_VERSION = 1;
+var archiveDir = (store, sessionId) => store.path("sessions", sessionId, "archived");
+var catalogFile = (store, sessionId) => store.path("sessions", sessionId, "catalog.jsonl");
+function writeChunks(store, sessionId, chunks, hash) {
+  const result = { added: 0, updated: 0, unchanged: 0 };
+  if (chunks.length === 0) return result;
+  const dir = archiveDir(store, sessionId);
+  const newIds = [];
+  for (const chunk of chunks) {
+    const file = join5(dir, `${chunk.id}.md`);
+    const existing = readTextFile(file);
+    if (existing !== void 0) {
+      const parsed = parseChunk(existing);
+      if (parsed.ok) {
+        const missing = chunk.sourceUuids.filter((u) => !parsed.chunk.sourceUuids.includes(u));
+        if (missing.length === 0) {
+          result.unchanged += 1;
+          continue;
+        }
+        const merged = mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids);
+        writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: merged }));
+        result.updated += 1;
+        const { part, toolUseId } = parsed.chunk;
+        if (hash !== void 0 && part !== void 0 && toolUseId !== void 0 && part[0] === 1) {
+          for (let k = 1; k < part[1]; k++) mergeInto(join5(dir, `${toolPartId(hash, sessionId, toolUseId, k)}.md`), chunk.sourceUuids);
+        }
+        continue;
+      }
+    }
+    ensureDirOnce(dir);
+    writeFileAtomic(file, renderChunk(chunk));
+    newIds.push(chunk.id);
+    result.added += 1;
+  }
+  const catalog = catalogFile(store, sessionId);
+  for (const id of newIds) store.appendLine(catalog, { v: CATALOG_VERSION, id });
+  return result;
+}
+function mergeInto(file, uuids) {
+  const text = readTextFile(file);
+  if (text === void 0) return;
+  const parsed = parseChunk(text);
+  if (!parsed.ok || uuids.every((u) => parsed.chunk.sourceUuids.includes(u))) return;
+  writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: mergeUuids(parsed.chunk.sourceUuids, uuids) }));
+}
+function mergeUuids(a, b) {
+  const out = [...a];
+  for (const u of b) if (!out.includes(u)) out.push(u);
+  return a.length === 0 ? [...b] : out;
+}
+var madeDirs = /* @__PURE__ */ new Set();
+function ensureDirOnce(dir) {
+  if (madeDirs.has(dir)) return;
+  ensureDir(dir);
+  madeDirs.add(dir);
+}
 
 // lib/transcript/context-size.ts
 var emptyContext = () => ({ reported: 0, charsAfter: 0, usageKey: void 0, firstReported: void 0, compactions: 0 });
@@ -4543,7 +4566,7 @@ async function advanceSessionCursor(env, sessionId, transcriptPath, options) {
           hash: (identity) => createHash("sha256").update(identity).digest("hex").slice(0, 16)
         };
         visit = (line) => {
-          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context));
+          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context), context.hash);
           archived.added += written.added;
           archived.updated += written.updated;
           archived.unchanged += written.unchanged;

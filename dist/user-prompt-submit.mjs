@@ -3202,6 +3202,12 @@ var configKeys = {
     env: "CTXL_WINDOW_TOKENS",
     doc: "Context window in tokens; 0 follows the model and Claude Code\u2019s own overrides."
   },
+  archiveToolOutputBytes: {
+    schema: positiveInt,
+    default: 16384,
+    env: "CTXL_ARCHIVE_TOOL_OUTPUT_BYTES",
+    doc: "Tool outputs at least this large are archived to L2 by PostToolUse at once (smaller ones at the end of the turn)."
+  },
   sessionStartStatus: {
     schema: boolean2(),
     default: true,
@@ -3770,6 +3776,7 @@ var sessionEndInput = looseObject({ ...base, reason: optional(string2()) });
 var STOP = new Set(
   "a an and are as at be but by can did do does for from had has have he her his how i if in into is it its just me my no not of on or our she so than that the their them then there these they this those to too up us was we were what when where which while who why will with would you your yes ok okay also about after again all any because been before being both each few more most other over same should some such only own very let const var return import export true false null undefined new use using used".split(" ")
 );
+var KEYWORD_SCAN_CHARS = 64 * 1024;
 
 // lib/archive/redact.ts
 var NAME = "[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}";

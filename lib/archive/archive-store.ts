@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Store } from '../runtime/store.ts';
 import { ensureDir, listDir, readTextFile, writeFileAtomic } from '../runtime/store.ts';
 import { type Chunk, parseChunk, renderChunk } from './chunk-file.ts';
+import { toolPartId } from './chunker.ts';
 
 export const CATALOG_VERSION = 1;
 
@@ -24,8 +25,11 @@ export interface WriteResult {
   unchanged: number;
 }
 
-/** Write chunks of one session. Call under the session's archive lock. */
-export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[]): WriteResult {
+/**
+ * Write chunks of one session. `hash` lets a tool chunk that is merged into an existing multi-part
+ * one (PostToolUse archived the full output, the transcript holds a stub) carry its uuids to every part.
+ */
+export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], hash?: (identity: string) => string): WriteResult {
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
@@ -45,6 +49,10 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
         const merged = mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids);
         writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: merged }));
         result.updated += 1;
+        const { part, toolUseId } = parsed.chunk;
+        if (hash !== undefined && part !== undefined && toolUseId !== undefined && part[0] === 1) {
+          for (let k = 1; k < part[1]; k++) mergeInto(join(dir, `${toolPartId(hash, sessionId, toolUseId, k)}.md`), chunk.sourceUuids);
+        }
         continue;
       }
       // A corrupt chunk is replaced by the fresh one below (and indexed again).
@@ -57,6 +65,14 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   const catalog = catalogFile(store, sessionId);
   for (const id of newIds) store.appendLine(catalog, { v: CATALOG_VERSION, id } satisfies CatalogLine);
   return result;
+}
+
+function mergeInto(file: string, uuids: readonly string[]): void {
+  const text = readTextFile(file);
+  if (text === undefined) return;
+  const parsed = parseChunk(text);
+  if (!parsed.ok || uuids.every((u) => parsed.chunk.sourceUuids.includes(u))) return;
+  writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: mergeUuids(parsed.chunk.sourceUuids, uuids) }));
 }
 
 /** uuids in transcript order: a tool_use's uuid comes before its tool_result's. */

@@ -13,6 +13,8 @@ export interface ChunkMeta {
   phase: string;
   type: ChunkType;
   tool?: string;
+  /** The tool call a tool chunk came from (its parts share it). */
+  toolUseId?: string;
   files: string[];
   timestamp: string;
   sourceUuids: string[];
@@ -35,6 +37,7 @@ const ORDER: ReadonlyArray<keyof ChunkMeta> = [
   'phase',
   'type',
   'tool',
+  'toolUseId',
   'files',
   'timestamp',
   'sourceUuids',

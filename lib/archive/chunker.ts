@@ -98,28 +98,42 @@ function toolChunks(
   call: { toolUseId: string; use: PendingToolUse | undefined; result: Entry | undefined; output: string; isError: boolean },
   ctx: ChunkContext,
 ): Chunk[] {
-  const name = call.use?.name ?? 'tool';
-  const input = call.use?.input;
-  const files = filesOf(input);
-  const head = redactText(describeCall(name, input));
-  const output = redactText(call.output);
-  const parts = splitText(output, PART_CHARS);
+  const parts = splitText(redactText(call.output), PART_CHARS);
   const uuids = [call.use?.uuid, call.result?.uuid].filter((u): u is string => u !== undefined);
-  const timestamp = call.result?.timestamp ?? call.use?.timestamp ?? ctx.now;
-  return parts.map((part, i) =>
-    base(ctx, {
-      id: ctx.hash(`tool|${ctx.session}|${call.toolUseId}|${i}`),
-      type: 'tool',
-      tool: name,
-      text: `${head}\n\n${call.isError ? '[error]\n' : ''}${part}`,
-      title: titleOf('tool', head),
-      timestamp,
-      sourceUuids: uuids,
-      files,
-      sidechain: call.result?.sidechain === true,
-      part: parts.length > 1 ? [i + 1, parts.length] : undefined,
-    }),
-  );
+  const head = { toolUseId: call.toolUseId, name: call.use?.name ?? 'tool', input: call.use?.input, isError: call.isError };
+  const meta = { uuids, timestamp: call.result?.timestamp ?? call.use?.timestamp ?? ctx.now, sidechain: call.result?.sidechain === true };
+  return parts.map((part, i) => toolPartChunk(head, part, [i + 1, parts.length], meta, ctx));
+}
+
+export interface ToolCallHead {
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  isError: boolean;
+}
+
+/** One part of a tool call's archive; `part` is 1-based [index, count]. The output must be redacted. */
+export function toolPartChunk(
+  call: ToolCallHead,
+  output: string,
+  part: [number, number],
+  meta: { uuids: string[]; timestamp: string; sidechain: boolean },
+  ctx: ChunkContext,
+): Chunk {
+  const head = redactText(describeCall(call.name, call.input));
+  return base(ctx, {
+    id: toolPartId(ctx.hash, ctx.session, call.toolUseId, part[0] - 1),
+    type: 'tool',
+    tool: call.name,
+    toolUseId: call.toolUseId,
+    text: `${head}\n\n${call.isError ? '[error]\n' : ''}${output}`,
+    title: titleOf('tool', head),
+    timestamp: meta.timestamp,
+    sourceUuids: meta.uuids,
+    files: filesOf(call.input),
+    sidechain: meta.sidechain,
+    part: part[1] > 1 ? part : undefined,
+  });
 }
 
 function base(
@@ -141,9 +155,15 @@ function base(
     text: c.text,
   };
   if (c.tool !== undefined) chunk.tool = c.tool;
+  if (c.toolUseId !== undefined) chunk.toolUseId = c.toolUseId;
   if (c.sidechain) chunk.sidechain = true;
   if (c.part !== undefined) chunk.part = c.part;
   return chunk;
+}
+
+/** Part `index` (0-based) of a tool call's chunks: the same id whoever archives it first. */
+export function toolPartId(hash: (identity: string) => string, session: string, toolUseId: string, index: number): string {
+  return hash(`tool|${session}|${toolUseId}|${index}`);
 }
 
 /** `Bash: npm test`, `Read: /src/a.ts`, else the tool name and its input (cut). */

@@ -1,6 +1,6 @@
 // `ctxl ingest`, `ctxl recall`, `ctxl show`, `ctxl reindex`: the archive from the command line, with
 // exactly the code the hooks use.
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { listChunkIds } from '../archive/archive-store.ts';
@@ -12,6 +12,7 @@ import type { Logger } from '../runtime/log.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, type Store, statSafe } from '../runtime/store.ts';
 import { catchUpSession, type SessionEnv, touchSession } from '../session/session-files.ts';
+import { type ArchiveJob, archiveFile } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 
 export interface CliEnv {
@@ -110,4 +111,24 @@ export function reindexCommand(cli: CliEnv, options: { cwd: string; all: boolean
   const sessions = sessionsOf(cli.store, cli.log, projectRoot, cli.now);
   for (const id of sessions) chunks += openSessionIndex(cli.store, id, cli.log, { rebuild: true }).size;
   return { sessions: sessions.length, chunks };
+}
+
+/** `ctxl run-job <file>`: the detached half of a hook's slow work. The job file is removed when done. */
+export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
+  let job: ArchiveJob;
+  try {
+    job = JSON.parse(readFileSync(file, 'utf8')) as ArchiveJob;
+  } catch (error) {
+    cli.log.warn(`run-job: cannot read ${file}: ${(error as Error).message}`);
+    return false;
+  }
+  if (job.version !== 1 || job.kind !== 'tool-output') {
+    cli.log.warn(`run-job: ${file} is not a job this version knows; left in place`);
+    return false;
+  }
+  const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
+  const added = await archiveFile(env, job);
+  cli.log.info(`run-job: archived ${job.file} in ${added} new chunks`);
+  rmSync(file, { force: true });
+  return true;
 }

@@ -6,7 +6,7 @@ import { logFile } from '../runtime/hook-runtime.ts';
 import { createFileLogger } from '../runtime/log.ts';
 import { configDir, dataDir, type Env } from '../runtime/paths.ts';
 import { openStore } from '../runtime/store.ts';
-import { allTranscripts, type CliEnv, ingestFiles, recallCommand, reindexCommand, showCommand } from './archive-commands.ts';
+import { allTranscripts, type CliEnv, ingestFiles, recallCommand, reindexCommand, runJob, showCommand } from './archive-commands.ts';
 import { flagBool, flagString, type Parsed, parseArgs, UsageError } from './args.ts';
 import { doctor } from './doctor.ts';
 import { InstallError, installPlain, installPlugin, packageVersion, uninstall } from './install.ts';
@@ -115,6 +115,12 @@ async function main(argv: string[]): Promise<number> {
       const r = reindexCommand(cli(env, now), { cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), all: flagBool(p, 'all') });
       out(flagBool(p, 'json') ? JSON.stringify(r) : `reindexed ${r.chunks} chunks in ${r.sessions} session(s)`);
       return 0;
+    }
+    case 'run-job': {
+      // Internal: started detached by a hook for work too slow for its deadline.
+      const p = parseArgs(rest, { booleans: [], values: [] });
+      if (p.positional.length !== 1) throw new UsageError('run-job takes one job file');
+      return (await runJob(cli(env, now), resolve(p.positional[0] as string))) ? 0 : 1;
     }
     default:
       if (PLANNED.has(command)) throw new UsageError(`'${command}' is not available in this version yet`);

@@ -35,6 +35,12 @@ export const configKeys = {
     env: 'CTXL_WINDOW_TOKENS',
     doc: 'Context window in tokens; 0 follows the model and Claude Code’s own overrides.',
   },
+  archiveToolOutputBytes: {
+    schema: positiveInt,
+    default: 16_384,
+    env: 'CTXL_ARCHIVE_TOOL_OUTPUT_BYTES',
+    doc: 'Tool outputs at least this large are archived to L2 by PostToolUse at once (smaller ones at the end of the turn).',
+  },
   sessionStartStatus: {
     schema: z.boolean(),
     default: true,

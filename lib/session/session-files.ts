@@ -187,7 +187,7 @@ export async function advanceSessionCursor(
           hash: (identity) => createHash('sha256').update(identity).digest('hex').slice(0, 16),
         };
         visit = (line) => {
-          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context));
+          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context), context.hash);
           archived.added += written.added;
           archived.updated += written.updated;
           archived.unchanged += written.unchanged;

@@ -16,6 +16,7 @@ describe('loadConfig precedence', () => {
       breakerFailures: 3,
       breakerCooldownSeconds: 300,
       windowTokens: 0,
+      archiveToolOutputBytes: 16_384,
       sessionStartStatus: true,
     });
     expect(problems).toEqual([]);
