@@ -23,6 +23,10 @@ const common = {
   format: 'esm',
   outExtension: { '.js': '.mjs' },
   legalComments: 'none',
+  // Parsing is part of every tool call's cost: minified bundles start ~10 ms faster. Names are kept
+  // so the stack traces in our log stay readable.
+  minify: true,
+  keepNames: true,
   logLevel: 'warning',
   // Bundled CommonJS (proper-lockfile) calls require() for node builtins.
   banner: { js: "import { createRequire as __ctxlCreateRequire } from 'node:module';\nconst require = __ctxlCreateRequire(import.meta.url);" },

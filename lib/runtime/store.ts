@@ -1,7 +1,7 @@
 // The only module that touches the file system for our own data (the transcript reader reads Claude
 // Code's file read-only; the logger appends its own file). Writes are atomic (temp file + rename in
 // the same directory), appends are single write() calls, and load→mutate→save sequences run under a
-// cross-process lock (proper-lockfile: mkdir-based, stale locks recovered after LOCK_STALE_MS).
+// cross-process lock (lock.ts: mkdir-based, a dead owner's lock recovered at once).
 import {
   chmodSync,
   closeSync,
@@ -22,10 +22,10 @@ import {
 } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type * as z from 'zod/mini';
+import { lock } from './lock.ts';
 import type { Logger } from './log.ts';
 import { sanitizeName } from './paths.ts';
 
-const LOCK_STALE_MS = 10_000;
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 
@@ -47,7 +47,14 @@ export interface Store {
 export function openStore(root: string, log: Logger): Store {
   const absRoot = resolve(root);
   const path = (...segments: string[]) => join(absRoot, ...segments.map(sanitizeName));
-  const ensureParent = (file: string) => mkdirSync(dirname(file), { recursive: true, mode: DIR_MODE });
+  // One mkdir per folder per process: archiving writes many files into few folders.
+  const made = new Set<string>();
+  const ensureParent = (file: string) => {
+    const dir = dirname(file);
+    if (made.has(dir)) return;
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    made.add(dir);
+  };
   return {
     root: absRoot,
     path,
@@ -103,26 +110,15 @@ export function openStore(root: string, log: Logger): Store {
     },
     async withLock<R>(file: string, fn: () => Promise<R> | R, options?: { waitMs?: number }): Promise<R | undefined> {
       ensureParent(file);
-      const waitMs = options?.waitMs ?? 2_000;
-      let release: (() => Promise<void>) | undefined;
-      try {
-        // Loaded on first use: hooks that never lock (PostToolUse) do not pay for it at startup.
-        const { default: lockfile } = await import('proper-lockfile');
-        release = await lockfile.lock(file, {
-          realpath: false,
-          stale: LOCK_STALE_MS,
-          update: LOCK_STALE_MS / 2,
-          retries: { retries: Math.max(1, Math.ceil(waitMs / 50)), factor: 1, minTimeout: 25, maxTimeout: 50 },
-          onCompromised: (error) => log.warn('lock compromised', { file, error: error.message }),
-        });
-      } catch (error) {
-        log.warn('lock busy, skipped', { file, error: (error as Error).message });
+      const release = await lock(file, options?.waitMs ?? 2_000);
+      if (release === undefined) {
+        log.warn('lock busy, skipped', { file });
         return undefined;
       }
       try {
         return await fn();
       } finally {
-        await release().catch(() => undefined);
+        release();
       }
     },
   };

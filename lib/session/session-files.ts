@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { type WriteResult, writeChunks } from '../archive/archive-store.ts';
 import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState } from '../archive/chunker.ts';
+import { chunkHash } from '../archive/hash.ts';
 import type { Logger } from '../runtime/log.ts';
 import { listDir, type Store, statSafe } from '../runtime/store.ts';
 import type { ParsedLine } from '../transcript/entries.ts';
@@ -177,14 +178,12 @@ export async function advanceSessionCursor(
       let visit: ((line: ParsedLine) => void) | undefined;
       let chunker: ChunkerState = previous?.chunker ?? emptyChunkerState();
       if (archive) {
-        // Loaded here, not at startup: hooks that never archive do not pay for node:crypto.
-        const { createHash } = await import('node:crypto');
         const context: ChunkContext = {
           session: sessionId,
           project: env.project.root,
           phase: options?.phase ?? 'unknown',
           now: now.toISOString(),
-          hash: (identity) => createHash('sha256').update(identity).digest('hex').slice(0, 16),
+          hash: chunkHash,
         };
         visit = (line) => {
           const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context), context.hash);

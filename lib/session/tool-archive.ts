@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { writeChunks } from '../archive/archive-store.ts';
 import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk } from '../archive/chunker.ts';
 import { cutPoints, readRange } from '../archive/file-parts.ts';
+import { chunkHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
 import { toolOutput } from '../archive/tool-output.ts';
 import { statSafe } from '../runtime/store.ts';
@@ -26,11 +27,6 @@ export interface ArchiveJob {
   phase: string;
   call: ToolCallHead;
   file: string;
-}
-
-async function hashFn(): Promise<(identity: string) => string> {
-  const { createHash } = await import('node:crypto');
-  return (identity) => createHash('sha256').update(identity).digest('hex').slice(0, 16);
 }
 
 export async function archiveToolCall(
@@ -59,7 +55,7 @@ export async function archiveToolCall(
     }
     return { chunks: await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath }), deferred: false };
   }
-  const ctx = chunkContext(env, sessionId, options.phase, await hashFn());
+  const ctx = chunkContext(env, sessionId, options.phase, chunkHash);
   const parts = splitText(redactText(out.text), PART_CHARS);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
   const chunks = parts.map((text, i) => toolPartChunk(head, text, [i + 1, parts.length], meta, ctx));
@@ -69,7 +65,7 @@ export async function archiveToolCall(
 /** Archive a file-held output part by part: memory stays bounded by one part. */
 export async function archiveFile(env: SessionEnv, job: Omit<ArchiveJob, 'version' | 'kind'>): Promise<number> {
   const size = statSafe(job.file)?.size ?? 0;
-  const ctx = chunkContext(env, job.sessionId, job.phase, await hashFn());
+  const ctx = chunkContext(env, job.sessionId, job.phase, chunkHash);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
   const partBytes = Math.max(PART_CHARS, Math.ceil(size / MAX_PARTS));
   const cuts = cutPoints(job.file, size, partBytes);

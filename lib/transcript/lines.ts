@@ -30,7 +30,8 @@ export interface LineScan {
   /** Set when the saved cursor no longer fits the file; reading then starts at 0. */
   reset: ResetReason | undefined;
   size: number;
-  lines: AsyncGenerator<RawLine>;
+  /** Complete lines in batches (one per chunk read): one await per 256 KB, not per line. */
+  lines: AsyncGenerator<RawLine[]>;
   /** The cursor after the last complete line; known once `lines` is exhausted. */
   cursor: () => LineCursor;
 }
@@ -51,7 +52,7 @@ export async function scanLines(path: string, from: LineCursor | undefined, opti
   let consumed = start;
   let cursor: LineCursor | undefined;
 
-  async function* lines(): AsyncGenerator<RawLine> {
+  async function* lines(): AsyncGenerator<RawLine[]> {
     try {
       const buffer = Buffer.allocUnsafe(CHUNK);
       let pending: Buffer[] = [];
@@ -63,6 +64,7 @@ export async function scanLines(path: string, from: LineCursor | undefined, opti
         const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - position), position);
         if (bytesRead === 0) break;
         let from0 = 0;
+        const batch: RawLine[] = [];
         for (;;) {
           const nl = buffer.indexOf(0x0a, from0);
           const stop = nl === -1 || nl >= bytesRead ? bytesRead : nl;
@@ -71,11 +73,22 @@ export async function scanLines(path: string, from: LineCursor | undefined, opti
             oversize = true;
             pending = [];
           }
+          const complete = nl !== -1 && nl < bytesRead;
+          if (complete && pending.length === 0 && !oversize) {
+            // The whole line is inside this read: decode it in place, no copy.
+            const end = position + nl + 1;
+            batch.push({ start: lineStart, end, text: trimCr(buffer.toString('utf8', from0, stop)), bytes: piece });
+            consumed = end;
+            pendingBytes = 0;
+            lineStart = end;
+            from0 = nl + 1;
+            continue;
+          }
           if (!oversize && piece > 0) pending.push(Buffer.from(buffer.subarray(from0, stop)));
           pendingBytes += piece;
-          if (nl === -1 || nl >= bytesRead) break;
+          if (!complete) break;
           const end = position + nl + 1;
-          yield makeLine(lineStart, end, pending, pendingBytes, oversize);
+          batch.push(makeLine(lineStart, end, pending, pendingBytes, oversize));
           consumed = end;
           pending = [];
           pendingBytes = 0;
@@ -84,12 +97,13 @@ export async function scanLines(path: string, from: LineCursor | undefined, opti
           from0 = nl + 1;
         }
         position += bytesRead;
+        if (batch.length > 0) yield batch;
       }
       // A last line without newline counts only if it is complete JSON; otherwise it may be torn.
       if (pendingBytes > 0 && !oversize) {
         const text = Buffer.concat(pending).toString('utf8');
         if (isCompleteJson(text)) {
-          yield { start: lineStart, end: size, text, bytes: pendingBytes };
+          yield [{ start: lineStart, end: size, text, bytes: pendingBytes }];
           consumed = size;
         }
       }
@@ -112,10 +126,11 @@ export async function scanLines(path: string, from: LineCursor | undefined, opti
 function makeLine(start: number, end: number, pending: Buffer[], bytes: number, oversize: boolean): RawLine {
   if (oversize) return { start, end, text: undefined, bytes };
   const buf = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
-  // Tolerate CRLF files.
-  const text = buf.toString('utf8');
-  return { start, end, text: text.endsWith('\r') ? text.slice(0, -1) : text, bytes };
+  return { start, end, text: trimCr(buf.toString('utf8')), bytes };
 }
+
+/** Tolerate CRLF files. */
+const trimCr = (text: string) => (text.endsWith('\r') ? text.slice(0, -1) : text);
 
 /** Without its newline a line is complete only as a whole object or array: `4` may become `42`. */
 function isCompleteJson(text: string): boolean {

@@ -41,25 +41,26 @@ export async function advanceTranscript(
   const counts = { lines: base.lines, bad: base.bad, oversize: base.oversize };
   let newLines = 0;
   let newBytes = 0;
-  for await (const raw of scan.lines) {
-    newBytes += raw.end - raw.start;
-    if (raw.text === undefined) {
-      counts.oversize += 1;
+  for await (const batch of scan.lines)
+    for (const raw of batch) {
+      newBytes += raw.end - raw.start;
+      if (raw.text === undefined) {
+        counts.oversize += 1;
+        counts.lines += 1;
+        newLines += 1;
+        continue;
+      }
+      if (raw.text.trim() === '') continue;
       counts.lines += 1;
       newLines += 1;
-      continue;
+      const parsed = parseLine(raw.text);
+      if (parsed === undefined) {
+        counts.bad += 1;
+        continue;
+      }
+      foldContext(state, parsed);
+      if (options?.visit !== undefined) await options.visit(parsed, raw);
     }
-    if (raw.text.trim() === '') continue;
-    counts.lines += 1;
-    newLines += 1;
-    const parsed = parseLine(raw.text);
-    if (parsed === undefined) {
-      counts.bad += 1;
-      continue;
-    }
-    foldContext(state, parsed);
-    if (options?.visit !== undefined) await options.visit(parsed, raw);
-  }
   const cursor: TranscriptCursor = { version: CURSOR_VERSION, ...scan.cursor(), context: state, ...counts };
   return { cursor, newLines, newBytes, reset: scan.reset };
 }

@@ -1,10 +1,13 @@
 // lib/runtime/store.ts: atomic writes leave no temp files, appends from many processes stay whole
 // lines, the cross-process lock serialises the transcript cursor (checked with the compiled hooks as
 // real processes), stale locks are recovered, and the project root follows git and worktrees.
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { STALE_MS } from '../../lib/runtime/lock.ts';
 import { findProjectRoot, openStore, writeFileAtomic } from '../../lib/runtime/store.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
 import { captureLogger } from './helpers/logger.ts';
@@ -166,15 +169,32 @@ describe('withLock in one process', () => {
     expect(log.lines.some((l) => l.level === 'warn' && /lock busy/.test(l.message))).toBe(true);
   });
 
-  it('recovers a stale lock (a lock dir older than 10 s) and releases it afterwards', async () => {
+  it('recovers a stale lock (a lock dir older than STALE_MS) and releases it afterwards', async () => {
     const store = openStore(tempDir(), captureLogger());
     const file = store.path('sessions', 's', 'cursor.json');
     mkdirSync(`${file}.lock`, { recursive: true });
-    const old = new Date(Date.now() - 60_000);
+    const old = new Date(Date.now() - STALE_MS - 5_000);
     utimesSync(`${file}.lock`, old, old);
     const result = await store.withLock(file, () => 'ran', { waitMs: 500 });
     expect(result).toBe('ran');
     expect(readdirSync(join(file, '..'))).not.toContain('cursor.json.lock');
+  });
+
+  it('takes over at once a fresh lock whose owner process is gone (killed with -9)', async () => {
+    const store = openStore(tempDir(), captureLogger());
+    const file = store.path('sessions', 's', 'cursor.json');
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+    mkdirSync(`${file}.lock`, { recursive: true });
+    writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid: dead, host: hostname(), at: Date.now() }));
+    expect(await store.withLock(file, () => 'ran', { waitMs: 50 })).toBe('ran');
+  });
+
+  it('waits for a live owner and gives up after waitMs', async () => {
+    const store = openStore(tempDir(), captureLogger());
+    const file = store.path('busy.json');
+    mkdirSync(`${file}.lock`, { recursive: true });
+    writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid: process.ppid, host: hostname(), at: Date.now() }));
+    expect(await store.withLock(file, () => 'ran', { waitMs: 100 })).toBeUndefined();
   });
 
   it('releases the lock when the function throws', async () => {
@@ -268,7 +288,7 @@ describe('the transcript cursor under contention (compiled Stop hooks)', () => {
     copyFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl'), transcript);
     const lockDir = join(data, 'sessions', 'stale', 'cursor.json.lock');
     mkdirSync(lockDir, { recursive: true });
-    const old = new Date(Date.now() - 60_000);
+    const old = new Date(Date.now() - STALE_MS - 5_000);
     utimesSync(lockDir, old, old);
     const r = runHookSync('stop', validInput('stop', { sessionId: 'stale', cwd: home, transcriptPath: transcript }), baseEnv(home, { CTXL_HOME: data }));
     expect(r.status).toBe(0);
