@@ -63,7 +63,11 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     result.added += 1;
   }
   const catalog = catalogFile(store, sessionId);
-  for (const id of newIds) store.appendLine(catalog, { v: CATALOG_VERSION, id } satisfies CatalogLine);
+  if (newIds.length > 0)
+    store.appendLines(
+      catalog,
+      newIds.map((id) => ({ v: CATALOG_VERSION, id }) satisfies CatalogLine),
+    );
   return result;
 }
 

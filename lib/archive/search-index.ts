@@ -142,6 +142,12 @@ export function openSessionIndex(store: Store, sessionId: string, log: Logger, o
     changed = true;
     from = catalogSize;
   }
+  // Chunks a crash left out of the catalog (written, not yet listed) are found by listing the folder.
+  const ids = listChunkIds(store, sessionId);
+  if (ids.length > search.documentCount) {
+    addChunks(store, sessionId, search, ids, log);
+    changed = true;
+  }
   if (changed && options?.save !== false) {
     try {
       const out: IndexFile = { version: INDEX_VERSION, catalogBytes: from, index: search.toJSON() };

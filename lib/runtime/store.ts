@@ -38,6 +38,8 @@ export interface Store {
   readJson<T>(file: string, schema: z.ZodMiniType<T>): ReadResult<T>;
   writeJson(file: string, value: unknown): void;
   appendLine(file: string, record: unknown): void;
+  /** Several records in one write(): one open and one syscall however many. */
+  appendLines(file: string, records: readonly unknown[]): void;
   readLines(file: string): string[];
   /** Move a corrupt file aside (`<name>.bad-<time>`) so it is kept for inspection and rebuilt. */
   setAside(file: string, now: Date): string | undefined;
@@ -86,6 +88,16 @@ export function openStore(root: string, log: Logger): Store {
       const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
       try {
         writeSync(fd, `${JSON.stringify(record)}\n`);
+      } finally {
+        closeSync(fd);
+      }
+    },
+    appendLines(file: string, records: readonly unknown[]): void {
+      if (records.length === 0) return;
+      ensureParent(file);
+      const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
+      try {
+        writeSync(fd, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
       } finally {
         closeSync(fd);
       }

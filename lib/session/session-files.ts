@@ -5,6 +5,7 @@
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { type WriteResult, writeChunks } from '../archive/archive-store.ts';
+import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
 import type { Logger } from '../runtime/log.ts';
@@ -145,6 +146,9 @@ export interface AdvanceOptions {
   phase?: string;
 }
 
+/** Chunks written per batch (one catalog append each): bounded memory, few syscalls. */
+const FLUSH_CHUNKS = 64;
+
 export type SessionAdvance = AdvanceResult & { previous: SavedCursor | undefined; archived: WriteResult };
 
 /**
@@ -176,6 +180,13 @@ export async function advanceSessionCursor(
       if (previous?.transcriptPath !== undefined && previous.transcriptPath !== transcriptPath) previous = undefined;
       const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
       let visit: ((line: ParsedLine) => void) | undefined;
+      const batch: Chunk[] = [];
+      const flush = () => {
+        const written = writeChunks(env.store, sessionId, batch.splice(0), chunkHash);
+        archived.added += written.added;
+        archived.updated += written.updated;
+        archived.unchanged += written.unchanged;
+      };
       let chunker: ChunkerState = previous?.chunker ?? emptyChunkerState();
       if (archive) {
         const context: ChunkContext = {
@@ -186,13 +197,12 @@ export async function advanceSessionCursor(
           hash: chunkHash,
         };
         visit = (line) => {
-          const written = writeChunks(env.store, sessionId, chunksFromEntries(line.entries, chunker, context), context.hash);
-          archived.added += written.added;
-          archived.updated += written.updated;
-          archived.unchanged += written.unchanged;
+          for (const chunk of chunksFromEntries(line.entries, chunker, context)) batch.push(chunk);
+          if (batch.length >= FLUSH_CHUNKS) flush();
         };
       }
       const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? undefined : { visit });
+      flush();
       if (result.reset !== undefined) {
         env.log.warn(`transcript ${result.reset} since last read; re-reading from the start`, { transcriptPath });
         chunker = emptyChunkerState();
