@@ -98,7 +98,7 @@ describe('ctxl install', () => {
     }
     const runtime = join(t.config, 'context-lifecycle', 'dist');
     for (const h of ours) {
-      const file = /^node "([^"]+)"$/.exec(h.command)?.[1];
+      const file = /^node(?: --[^\s"]+)* "([^"]+)"$/.exec(h.command)?.[1];
       expect(file, h.command).toBeDefined();
       expect((file as string).startsWith(`${runtime}/`)).toBe(true);
       expect(existsSync(file as string)).toBe(true);
