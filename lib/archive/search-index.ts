@@ -25,7 +25,11 @@ export interface IndexedMeta {
   sidechain?: boolean;
 }
 
-const FIELDS = ['text', 'title', 'keywords', 'files'] as const;
+// Indexed: the text, the file paths, and the keywords (the identifiers, paths and error codes a
+// chunk is about: a light weight for code-salient terms). Not the title: it is the text's first line,
+// and indexing it again counted the same words twice, lifting short tool chunks whose path repeats a
+// query word. It stays stored, for display.
+const FIELDS = ['text', 'keywords', 'files'] as const;
 const STORED = ['id', 'session', 'type', 'tool', 'phase', 'timestamp', 'title', 'files', 'sourceUuids', 'sidechain'] as const;
 
 // minisearch reads `files` as a field; give it the joined text while the stored value stays a list.
@@ -41,7 +45,7 @@ export const indexOptions: Options<IndexDoc> = {
   tokenize: (text) => tokenize(text),
   processTerm: (term) => term,
   searchOptions: {
-    boost: { title: 2, keywords: 2, files: 1.5 },
+    boost: { keywords: 1, files: 1.5 },
     prefix: (term) => term.length >= 5,
     fuzzy: (term) => (term.length >= 7 ? 0.15 : false),
     combineWith: 'OR',

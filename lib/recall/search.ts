@@ -63,12 +63,21 @@ export function search(query: Query, scope: SearchScope): RecallResult[] {
       for (const r of all) hits.push({ ...(r as unknown as IndexedMeta), score: 0 });
       continue;
     }
+    // BM25 of separate indexes is not comparable: a rare term's IDF grows with the index's size, so
+    // big sessions would bury small ones. Dividing by the index's largest possible IDF puts a term
+    // found once in a 5-chunk session on the same footing as one found once in a 500-chunk session.
+    const scale = maxIdf(index.size);
     for (const r of index.search.search(text, { filter: (r) => filter(r as unknown as IndexedMeta) })) {
-      hits.push({ ...(r as unknown as IndexedMeta), score: r.score * phraseBoost(query, r as unknown as IndexedMeta) });
+      hits.push({ ...(r as unknown as IndexedMeta), score: (r.score / scale) * phraseBoost(query, r as unknown as IndexedMeta) });
     }
   }
   hits.sort((a, b) => b.score - a.score || (a.timestamp < b.timestamp ? 1 : -1));
   return hits.slice(0, scope.limit).map((h) => toResult(h, scope, terms, query));
+}
+
+/** IDF (as minisearch computes it) of a term found in one of `n` documents. */
+function maxIdf(n: number): number {
+  return Math.log(1 + (Math.max(n, 1) - 1 + 0.5) / 1.5) || 1;
 }
 
 function matchSessions(scope: SearchScope, prefix: string): string[] {

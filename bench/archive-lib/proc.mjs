@@ -1,0 +1,97 @@
+// Child processes for the archive bench: `node dist/cli.mjs …` and the baselines, timed from spawn to
+// exit. spawnSync keeps this process idle while the child runs, so the wall time is the child's life
+// plus a constant spawn/reap cost that every baseline pays too. `runAsync` is only used to build data
+// sets in parallel, never for a timed figure.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const MAX_BUFFER = 256 * 1024 * 1024;
+
+/** CPU time (user + sys, ms) of all reaped children, from /proc/self/stat; undefined without /proc. */
+export function childCpuMs() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[13]) + Number(f[14]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Run `node …args` synchronously; returns { ms, cpuMs, status, signal, error, stdout, stderr }. */
+export function runNode(args, { cwd, env } = {}) {
+  const cpu0 = childCpuMs();
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: MAX_BUFFER });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpu1 = childCpuMs();
+  return {
+    ms,
+    cpuMs: cpu0 === undefined || cpu1 === undefined ? Number.NaN : cpu1 - cpu0,
+    status: r.status,
+    signal: r.signal,
+    error: r.error,
+    stdout: r.stdout?.toString('utf8') ?? '',
+    stderr: r.stderr?.toString('utf8') ?? '',
+  };
+}
+
+/** The same, without blocking (for parallel data-set builds). */
+export function runNodeAsync(args, { cwd, env } = {}) {
+  return new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (b) => out.push(b));
+    child.stderr.on('data', (b) => err.push(b));
+    child.on('error', (error) => resolve({ ms: 0, status: null, signal: null, error, stdout: '', stderr: '' }));
+    child.on('close', (status, signal) =>
+      resolve({
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        status,
+        signal,
+        error: undefined,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
+  });
+}
+
+/** A one-line reason when a child misbehaved (crash, signal, non-zero exit); else undefined. */
+export function problemOf(r) {
+  if (r.error !== undefined) return `spawn failed: ${r.error.message}`;
+  if (r.signal !== null) return `killed by ${r.signal}`;
+  if (r.status !== 0) return `exit ${r.status}: ${firstLine(r.stderr) || firstLine(r.stdout)}`;
+  return undefined;
+}
+
+const firstLine = (s) => (s.trim().split('\n')[0] ?? '').slice(0, 200);
+
+/** Parse the last JSON line of a child's stdout; undefined when there is none. */
+export function jsonOut(r) {
+  const lines = r.stdout.trim().split('\n');
+  try {
+    return JSON.parse(lines[lines.length - 1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The environment every child gets: the caller's, minus anything of ours that could change behaviour,
+ * plus CTXL_HOME and an empty Claude config dir (so nothing reads or writes the user's ~/.claude).
+ */
+export function childEnv({ home, configDir }) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('CTXL_') || k === 'CLAUDE_CONFIG_DIR' || k === 'NODE_OPTIONS' || k.startsWith('CLAUDE_CODE_')) continue;
+    env[k] = v;
+  }
+  env.CTXL_HOME = home;
+  env.CLAUDE_CONFIG_DIR = configDir;
+  env.TZ = 'UTC';
+  return env;
+}
