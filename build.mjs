@@ -28,8 +28,6 @@ const common = {
   minify: true,
   keepNames: true,
   logLevel: 'warning',
-  // Bundled CommonJS (proper-lockfile) calls require() for node builtins.
-  banner: { js: "import { createRequire as __ctxlCreateRequire } from 'node:module';\nconst require = __ctxlCreateRequire(import.meta.url);" },
 };
 
 // Build into a staging folder, then rename each file into dist/: a hook that runs meanwhile (a test,
@@ -43,7 +41,7 @@ for (const file of hookFiles) {
   if (timeout === undefined) throw new Error(`build: hooks/${file} is not bound in hooks.json`);
   await build({ ...common, entryPoints: [`hooks/${file}`], outfile: `${staging}/${name}.mjs`, define: { __CTXL_HOOK_TIMEOUT_MS__: String(timeout) } });
 }
-await build({ ...common, entryPoints: ['lib/cli/main.ts'], outfile: `${staging}/cli.mjs`, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } });
+await build({ ...common, entryPoints: ['lib/cli/main.ts'], outfile: `${staging}/cli.mjs`, banner: { js: '#!/usr/bin/env node' } });
 
 mkdirSync('dist', { recursive: true });
 const built = new Set(readdirSync(staging));

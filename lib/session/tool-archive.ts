@@ -3,7 +3,6 @@
 // transcript. Chunk ids match what Stop derives for the same tool call, so nothing is stored twice.
 // A persisted output too big for the hook's deadline goes to a job file that a detached one-shot
 // process (`ctxl run-job`) archives: the hook never blocks the session on it.
-import { spawn } from 'node:child_process';
 import { writeChunks } from '../archive/archive-store.ts';
 import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk } from '../archive/chunker.ts';
 import { cutPoints, readRange } from '../archive/file-parts.ts';
@@ -50,7 +49,7 @@ export async function archiveToolCall(
         call: head,
         file: out.persistedPath,
       };
-      startJob(env, job, options.cliPath);
+      await startJob(env, job, options.cliPath);
       return { chunks: 0, deferred: true };
     }
     return { chunks: await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath }), deferred: false };
@@ -88,7 +87,9 @@ function chunkContext(env: SessionEnv, sessionId: string, phase: string | undefi
 }
 
 /** Write the job next to the session's files and start `node <cli> run-job <file>` detached. */
-function startJob(env: SessionEnv, job: ArchiveJob, cliPath: string): void {
+async function startJob(env: SessionEnv, job: ArchiveJob, cliPath: string): Promise<void> {
+  // Loaded only here: every other PostToolUse call would pay for child_process at startup.
+  const { spawn } = await import('node:child_process');
   const file = env.store.path('jobs', `${job.sessionId}-${job.call.toolUseId}.json`);
   env.store.writeJson(file, job);
   // A small heap keeps the job's memory bounded by one part (116 MB of output: 77 MB peak RSS).
