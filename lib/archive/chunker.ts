@@ -66,15 +66,6 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
   return out;
 }
 
-/** A tool call archived straight from PostToolUse (the transcript may only ever see a stub of it). */
-export function toolCallChunks(
-  call: { toolUseId: string; name: string; input: unknown; output: string; isError: boolean; timestamp: string },
-  ctx: ChunkContext,
-): Chunk[] {
-  const use: PendingToolUse = { name: call.name, input: call.input, uuid: undefined, timestamp: call.timestamp };
-  return toolChunks({ toolUseId: call.toolUseId, use, result: undefined, output: call.output, isError: call.isError }, ctx);
-}
-
 function simple(type: ChunkType, entry: Entry, rawText: string, ctx: ChunkContext): Chunk[] {
   const text = redactText(rawText);
   const identity = entry.uuid ?? ctx.hash(rawText);

@@ -1,6 +1,6 @@
 // Where things live. Pure: every function takes the environment it needs as an argument.
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,8 +37,4 @@ export function claudeProjectDirName(path: string): string {
   let h = 0;
   for (let i = 0; i < path.length; i++) h = ((h << 5) - h + path.charCodeAt(i)) | 0;
   return `${s.slice(0, 200)}-${Math.abs(h).toString(36)}`;
-}
-
-export function isSafeAbsolute(path: string): boolean {
-  return isAbsolute(path) && !path.includes('\0');
 }

@@ -3,7 +3,6 @@
 // the same directory), appends are single write() calls, and load→mutate→save sequences run under a
 // cross-process lock (lock.ts: mkdir-based, a dead owner's lock recovered at once).
 import {
-  chmodSync,
   closeSync,
   constants,
   copyFileSync,
@@ -40,7 +39,6 @@ export interface Store {
   appendLine(file: string, record: unknown): void;
   /** Several records in one write(): one open and one syscall however many. */
   appendLines(file: string, records: readonly unknown[]): void;
-  readLines(file: string): string[];
   /** Move a corrupt file aside (`<name>.bad-<time>`) so it is kept for inspection and rebuilt. */
   setAside(file: string, now: Date): string | undefined;
   withLock<R>(file: string, fn: () => Promise<R> | R, options?: { waitMs?: number }): Promise<R | undefined>;
@@ -100,15 +98,6 @@ export function openStore(root: string, log: Logger): Store {
         writeSync(fd, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
       } finally {
         closeSync(fd);
-      }
-    },
-    readLines(file: string): string[] {
-      try {
-        return readFileSync(file, 'utf8')
-          .split('\n')
-          .filter((l) => l !== '');
-      } catch {
-        return [];
       }
     },
     setAside(file: string, now: Date): string | undefined {
@@ -196,10 +185,6 @@ export function removePath(path: string): void {
 /** Atomic within one file system: used to swap a fully copied folder into place. */
 export function renamePath(from: string, to: string): void {
   renameSync(from, to);
-}
-
-export function setMode(path: string, mode: number): void {
-  chmodSync(path, mode);
 }
 
 /** Copy a directory tree (files only, no links followed) and return the files written. */

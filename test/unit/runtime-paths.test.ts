@@ -2,7 +2,7 @@
 // dirs follow CLAUDE_CONFIG_DIR / CTXL_HOME.
 import { join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeProjectDirName, configDir, dataDir, isSafeAbsolute, sanitizeName } from '../../lib/runtime/paths.ts';
+import { claudeProjectDirName, configDir, dataDir, sanitizeName } from '../../lib/runtime/paths.ts';
 
 const HOSTILE = [
   '../../x',
@@ -93,13 +93,5 @@ describe('claudeProjectDirName', () => {
     expect(name.startsWith(`-${'a'.repeat(199)}-`)).toBe(true);
     expect(name).toMatch(/^-a{199}-[0-9a-z]+$/);
     expect(claudeProjectDirName(`/${'a'.repeat(299)}b`)).not.toBe(name);
-  });
-});
-
-describe('isSafeAbsolute', () => {
-  it('accepts absolute paths without NUL only', () => {
-    expect(isSafeAbsolute('/tmp/x')).toBe(true);
-    expect(isSafeAbsolute('tmp/x')).toBe(false);
-    expect(isSafeAbsolute('/tmp/x\0y')).toBe(false);
   });
 });
