@@ -39,6 +39,14 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     const existing = readTextFile(file);
     if (existing !== undefined) {
       const parsed = parseChunk(existing);
+      if (parsed.ok && chunk.type === 'tool' && chunk.text.length > parsed.chunk.text.length) {
+        // Two writers of one tool call: the transcript's stub or 2 KB preview may land before the
+        // full output (a background job). The fuller text wins; the uuids of both are kept.
+        writeFileAtomic(file, renderChunk({ ...chunk, sourceUuids: mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids) }));
+        newIds.push(chunk.id); // listed again: the index replaces the text it had
+        result.updated += 1;
+        continue;
+      }
       if (parsed.ok) {
         const missing = chunk.sourceUuids.filter((u) => !parsed.chunk.sourceUuids.includes(u));
         if (missing.length === 0) {

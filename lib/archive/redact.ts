@@ -104,6 +104,14 @@ export function redact(input: string): Redaction {
   let text = stripPrivate(input);
   let count = 0;
   const kinds = new Set<string>();
+  // A long output archived in parts can cut a private key in two: the second part starts inside
+  // the key and has its END line but no BEGIN. Everything before that END is key material.
+  const end = /-----END [A-Z ]{0,40}PRIVATE KEY-----/.exec(text);
+  if (end !== null && !/-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----/.test(text.slice(0, end.index))) {
+    text = `[REDACTED:private-key]${text.slice(end.index + end[0].length)}`;
+    count += 1;
+    kinds.add('private-key');
+  }
   for (const rule of RULES) {
     text = text.replace(rule.pattern, (...args: unknown[]) => {
       const match = args[0] as string;

@@ -142,7 +142,7 @@ export function openSessionIndex(store: Store, sessionId: string, log: Logger, o
         }
       })
       .filter((id): id is string => id !== undefined);
-    addChunks(store, sessionId, search, ids, log);
+    addChunks(store, sessionId, search, ids, log, { replace: true });
     changed = true;
     from = catalogSize;
   }
@@ -163,16 +163,18 @@ export function openSessionIndex(store: Store, sessionId: string, log: Logger, o
   return { sessionId, search, size: search.documentCount };
 }
 
-function addChunks(store: Store, sessionId: string, search: MiniSearch<IndexDoc>, ids: readonly string[], log: Logger): void {
+/** Add chunks not in the index; with `replace`, re-read ones it has (the catalog lists a chunk again when its text grew). */
+function addChunks(store: Store, sessionId: string, search: MiniSearch<IndexDoc>, ids: readonly string[], log: Logger, options?: { replace?: boolean }): void {
   for (const id of ids) {
-    if (search.has(id)) continue;
+    if (search.has(id) && options?.replace !== true) continue;
     const read = readChunk(store, sessionId, id);
     if (read === undefined) continue;
     if (!read.ok) {
       log.warn(`chunk ${sessionId}/${id}: ${read.reason}; skipped (ctxl reindex repairs the index)`);
       continue;
     }
-    search.add(toDoc(read.chunk));
+    if (search.has(id)) search.replace(toDoc(read.chunk));
+    else search.add(toDoc(read.chunk));
   }
 }
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { dirname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
-import { copyTree, ensureDir, listDir, pathExists, readTextFile, removePath, renamePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { copyTree, ensureDir, listDir, listFiles, pathExists, readTextFile, removePath, renamePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { addOurHooks, countOurHooks, deepEqual, detectIndent, type HooksByEvent, ourEnabledPlugins, removeOurHooks, resolveHooks } from './settings-merge.ts';
 
 export const RUNTIME_NAME = 'context-lifecycle';
@@ -143,8 +143,7 @@ export function installPlain(ctx: InstallContext): void {
 }
 
 /**
- * Copy the runtime into a fresh folder, then swap it in with renames, so a hook that runs meanwhile
- * sees the old runtime or the new one, never half of it. The copy gets a minimal package.json
+ * Copy the runtime into a staging folder, then move each file over its old copy with a rename. The copy gets a minimal package.json
  * (name and version only): no dependencies to install, nothing for `npm ci` to do.
  */
 function stageRuntime(sourceRoot: string, target: string): void {
@@ -160,10 +159,14 @@ function stageRuntime(sourceRoot: string, target: string): void {
   }
   const pkg = { name: 'context-lifecycle', version: packageVersion(sourceRoot), private: true, license: 'MIT' };
   writeFileAtomic(join(staging, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`, { mode: 0o644 });
-  const old = `${target}.old-${process.pid}`;
-  if (pathExists(target)) renamePath(target, old);
-  renamePath(staging, target);
-  removePath(old);
+  // File by file, each rename atomic: a hook starting meanwhile finds its file, old or new, never none.
+  const staged = new Set(listFiles(staging));
+  for (const rel of staged) {
+    ensureDir(dirname(join(target, rel)), 0o755);
+    renamePath(join(staging, rel), join(target, rel));
+  }
+  for (const rel of listFiles(target)) if (!staged.has(rel) && rel !== 'install.json') removePath(join(target, rel));
+  removePath(staging);
 }
 
 export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {

@@ -6,7 +6,7 @@
 // This replaces proper-lockfile on the hook path: it loaded graceful-fs (which patches fs), retry and
 // signal-exit into every locking hook (~10 ms of startup a call), and its mtime refresh runs on a
 // timer that a hook's synchronous work would block anyway.
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,14 +23,12 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
       mkdirSync(dir, { mode: 0o700 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (attempt === 0 && isStale(dir, now())) {
-        rmSync(dir, { recursive: true, force: true });
-        continue;
-      }
+      if (attempt === 0 && takeOverStale(dir, now())) continue;
       return undefined;
     }
+    const me = { pid: process.pid, host: hostname(), at: now(), nonce: Math.random().toString(36).slice(2) };
     try {
-      writeFileSync(join(dir, 'owner'), JSON.stringify({ pid: process.pid, host: hostname(), at: now() }), { mode: 0o600 });
+      writeFileSync(join(dir, 'owner'), JSON.stringify(me), { mode: 0o600 });
     } catch {
       // The folder alone is the lock; the owner file only speeds up crash recovery.
     }
@@ -38,10 +36,53 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
     return () => {
       if (released) return;
       released = true;
-      rmSync(dir, { recursive: true, force: true });
+      // Only our own lock: if it was taken over meanwhile (we ran past STALE_MS), leave the new owner's.
+      const owner = readOwner(dir);
+      if (owner === undefined || owner.nonce === me.nonce) rmSync(dir, { recursive: true, force: true });
     };
   }
   return undefined;
+}
+
+/**
+ * Remove a stale lock so it can be taken. Two contenders may both judge it stale; renaming it aside
+ * is atomic, so only one moves it, and it checks that what it moved is the owner it judged stale
+ * (not a fresh lock someone took in between), else puts it back.
+ */
+function takeOverStale(dir: string, now: number): boolean {
+  const owner = readOwner(dir);
+  if (!isStale(dir, owner, now)) return false;
+  const aside = `${dir}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    renameSync(dir, aside);
+  } catch {
+    return true; // someone else moved it first: try mkdir again
+  }
+  const moved = readOwner(aside);
+  if (moved?.nonce !== owner?.nonce || moved?.pid !== owner?.pid) {
+    try {
+      renameSync(aside, dir); // not the lock we judged: give it back
+    } catch {
+      rmSync(aside, { recursive: true, force: true });
+    }
+    return false;
+  }
+  rmSync(aside, { recursive: true, force: true });
+  return true;
+}
+
+interface Owner {
+  pid?: unknown;
+  host?: unknown;
+  nonce?: unknown;
+}
+
+function readOwner(dir: string): Owner | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'owner'), 'utf8')) as Owner;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Take the lock, polling until `waitMs` has passed; undefined if it stayed busy. */
@@ -55,13 +96,7 @@ export async function lock(file: string, waitMs: number): Promise<Release | unde
   }
 }
 
-function isStale(dir: string, now: number): boolean {
-  let owner: { pid?: unknown; host?: unknown } | undefined;
-  try {
-    owner = JSON.parse(readFileSync(join(dir, 'owner'), 'utf8')) as { pid?: unknown; host?: unknown };
-  } catch {
-    owner = undefined;
-  }
+function isStale(dir: string, owner: Owner | undefined, now: number): boolean {
   if (owner !== undefined && owner.host === hostname() && typeof owner.pid === 'number' && !alive(owner.pid)) return true;
   try {
     return now - statSync(dir).mtimeMs > STALE_MS;

@@ -187,6 +187,20 @@ export function renamePath(from: string, to: string): void {
   renameSync(from, to);
 }
 
+/** Files under a folder, as paths relative to it (links not followed). */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
+      const rel = sub === '' ? entry.name : join(sub, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.isFile()) out.push(rel);
+    }
+  };
+  if (statSafe(dir)?.isDirectory() === true) walk('');
+  return out;
+}
+
 /** Copy a directory tree (files only, no links followed) and return the files written. */
 export function copyTree(from: string, to: string): string[] {
   const written: string[] = [];

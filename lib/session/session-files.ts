@@ -201,12 +201,12 @@ export async function advanceSessionCursor(
           if (batch.length >= FLUSH_CHUNKS) flush();
         };
       }
-      const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? undefined : { visit });
+      const onReset = (reason: string) => {
+        env.log.warn(`transcript ${reason} since last read; re-reading from the start`, { transcriptPath });
+        chunker = emptyChunkerState(); // before the first line is read again, not after
+      };
+      const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? { onReset } : { visit, onReset });
       flush();
-      if (result.reset !== undefined) {
-        env.log.warn(`transcript ${result.reset} since last read; re-reading from the start`, { transcriptPath });
-        chunker = emptyChunkerState();
-      }
       const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
       env.store.writeJson(file, saved);
       return { ...result, previous, archived };

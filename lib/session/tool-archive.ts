@@ -40,13 +40,15 @@ export async function archiveToolCall(
   const persisted = out.persistedPath === undefined ? undefined : statSafe(out.persistedPath);
   if (out.persistedPath !== undefined && persisted?.isFile() === true) {
     if (persisted.size > INLINE_MAX_BYTES && options.cliPath !== undefined) {
+      // The job file outlives this process: nothing in it may be a secret in clear.
+      const redactedCall: ToolCallHead = { ...head, input: JSON.parse(redactText(JSON.stringify(head.input ?? null))) as unknown };
       const job: ArchiveJob = {
         version: JOB_VERSION,
         kind: 'tool-output',
         sessionId,
         projectRoot: env.project.root,
         phase: options.phase ?? 'unknown',
-        call: head,
+        call: redactedCall,
         file: out.persistedPath,
       };
       await startJob(env, job, options.cliPath);
@@ -55,10 +57,17 @@ export async function archiveToolCall(
     return { chunks: await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath }), deferred: false };
   }
   const ctx = chunkContext(env, sessionId, options.phase, chunkHash);
-  const parts = splitText(redactText(out.text), PART_CHARS);
+  // At most MAX_PARTS parts, written a batch at a time with a yield between batches, so a 30 MB
+  // output held in memory neither makes thousands of files nor keeps the deadline from firing.
+  const parts = splitText(out.text, Math.max(PART_CHARS, Math.ceil(out.text.length / MAX_PARTS)));
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
-  const chunks = parts.map((text, i) => toolPartChunk(head, text, [i + 1, parts.length], meta, ctx));
-  return { chunks: writeChunks(env.store, sessionId, chunks, ctx.hash).added, deferred: false };
+  let added = 0;
+  for (let i = 0; i < parts.length; i += 8) {
+    const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(head, redactText(text), [i + k + 1, parts.length], meta, ctx));
+    added += writeChunks(env.store, sessionId, batch, ctx.hash).added;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { chunks: added, deferred: false };
 }
 
 /** Archive a file-held output part by part: memory stays bounded by one part. */

@@ -32,10 +32,11 @@ export function startCursor(): TranscriptCursor {
 export async function advanceTranscript(
   path: string,
   from: TranscriptCursor | undefined,
-  options?: { visit?: LineVisitor; maxLineBytes?: number },
+  options?: { visit?: LineVisitor; maxLineBytes?: number; onReset?: (reason: ResetReason) => void },
 ): Promise<AdvanceResult> {
   const scan = await scanLines(path, from, options?.maxLineBytes === undefined ? undefined : { maxLineBytes: options.maxLineBytes });
-  // A rewritten file voids everything we knew about it.
+  // A rewritten file voids everything we knew about it, and the caller's state too (before any line).
+  if (scan.reset !== undefined) options?.onReset?.(scan.reset);
   const base = from === undefined || scan.reset !== undefined ? startCursor() : from;
   const state = { ...base.context };
   const counts = { lines: base.lines, bad: base.bad, oversize: base.oversize };

@@ -255,3 +255,16 @@ describe('<private> regions', () => {
     expect(stripPrivate('nothing private here')).toBe('nothing private here');
   });
 });
+
+describe('redact: parts of a long output', () => {
+  it('removes the second half of a private key cut in two at a part boundary', () => {
+    const second = `${pemBody.slice(200)}\n-----END RSA ${'PRIVATE'} KEY-----\nbuild ok`;
+    const r = redact(second);
+    expect(r.text).toBe('[REDACTED:private-key]\nbuild ok');
+    expect(r.kinds).toContain('private-key');
+  });
+
+  it('leaves a whole key to the ordinary rule and text after it intact', () => {
+    expect(redact(`${rsaKey}\nnext line`).text).toBe('[REDACTED:private-key]\nnext line');
+  });
+});
