@@ -33,58 +33,55 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
-  const newIds: string[] = [];
+  const writes: Array<{ id: string; file: string; text: string }> = [];
+  const write = (id: string, file: string, chunk: Chunk) => writes.push({ id, file, text: renderChunk(chunk) });
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
     const existing = readTextFile(file);
-    if (existing !== undefined) {
-      const parsed = parseChunk(existing);
-      if (parsed.ok && chunk.type === 'tool' && chunk.text.length > parsed.chunk.text.length) {
-        // Two writers of one tool call: the transcript's stub or 2 KB preview may land before the
-        // full output (a background job). The fuller text wins; the uuids of both are kept.
-        writeFileAtomic(file, renderChunk({ ...chunk, sourceUuids: mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids) }));
-        newIds.push(chunk.id); // listed again: the index replaces the text it had
-        result.updated += 1;
-        continue;
-      }
-      if (parsed.ok) {
-        const missing = chunk.sourceUuids.filter((u) => !parsed.chunk.sourceUuids.includes(u));
-        if (missing.length === 0) {
-          result.unchanged += 1;
-          continue;
-        }
-        // Keep the archived text (PostToolUse saw the full output; the transcript may hold a stub).
-        const merged = mergeUuids(parsed.chunk.sourceUuids, chunk.sourceUuids);
-        writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: merged }));
-        result.updated += 1;
-        const { part, toolUseId } = parsed.chunk;
-        if (hash !== undefined && part !== undefined && toolUseId !== undefined && part[0] === 1) {
-          for (let k = 1; k < part[1]; k++) mergeInto(join(dir, `${toolPartId(hash, sessionId, toolUseId, k)}.md`), chunk.sourceUuids);
-        }
-        continue;
-      }
-      // A corrupt chunk is replaced by the fresh one below (and indexed again).
+    const parsed = existing === undefined ? undefined : parseChunk(existing);
+    if (parsed?.ok !== true) {
+      // New, or corrupt (replaced by the fresh one).
+      write(chunk.id, file, chunk);
+      result.added += 1;
+      continue;
     }
-    ensureDirOnce(dir);
-    writeFileAtomic(file, renderChunk(chunk));
-    newIds.push(chunk.id);
-    result.added += 1;
+    const old = parsed.chunk;
+    if (chunk.type === 'tool' && chunk.text.length > old.text.length) {
+      // Two writers of one tool call: the transcript's stub or 2 KB preview may land before the
+      // full output (a background job). The fuller text wins; the uuids of both are kept.
+      write(chunk.id, file, { ...chunk, sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids) });
+      result.updated += 1;
+      continue;
+    }
+    if (chunk.sourceUuids.every((u) => old.sourceUuids.includes(u))) {
+      result.unchanged += 1;
+      continue;
+    }
+    // Keep the archived text (PostToolUse saw the full output; the transcript may hold a stub), add
+    // the transcript's uuids, to every part of a split output.
+    write(chunk.id, file, { ...old, sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids) });
+    result.updated += 1;
+    if (hash !== undefined && old.part !== undefined && old.toolUseId !== undefined && old.part[0] === 1) {
+      for (let k = 1; k < old.part[1]; k++) {
+        const id = toolPartId(hash, sessionId, old.toolUseId, k);
+        const sibling = readChunk(store, sessionId, id);
+        if (sibling?.ok === true && !chunk.sourceUuids.every((u) => sibling.chunk.sourceUuids.includes(u))) {
+          write(id, join(dir, `${id}.md`), { ...sibling.chunk, sourceUuids: mergeUuids(sibling.chunk.sourceUuids, chunk.sourceUuids) });
+        }
+      }
+    }
   }
-  const catalog = catalogFile(store, sessionId);
-  if (newIds.length > 0)
-    store.appendLines(
-      catalog,
-      newIds.map((id) => ({ v: CATALOG_VERSION, id }) satisfies CatalogLine),
-    );
+  if (writes.length === 0) return result;
+  // The catalog first, then the files: a crash in between leaves an id whose file is missing (skipped
+  // by the index, written and listed again when the lines are re-read), never a file the index cannot
+  // learn of. Every changed chunk is listed: the index replaces what it stored (text, uuids).
+  store.appendLines(
+    catalogFile(store, sessionId),
+    writes.map(({ id }) => ({ v: CATALOG_VERSION, id }) satisfies CatalogLine),
+  );
+  ensureDirOnce(dir);
+  for (const w of writes) writeFileAtomic(w.file, w.text);
   return result;
-}
-
-function mergeInto(file: string, uuids: readonly string[]): void {
-  const text = readTextFile(file);
-  if (text === undefined) return;
-  const parsed = parseChunk(text);
-  if (!parsed.ok || uuids.every((u) => parsed.chunk.sourceUuids.includes(u))) return;
-  writeFileAtomic(file, renderChunk({ ...parsed.chunk, sourceUuids: mergeUuids(parsed.chunk.sourceUuids, uuids) }));
 }
 
 /** uuids in transcript order: a tool_use's uuid comes before its tool_result's. */

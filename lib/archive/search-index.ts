@@ -129,29 +129,10 @@ export function openSessionIndex(store: Store, sessionId: string, log: Logger, o
     changed = true;
     from = catalogSize;
   } else if (from < catalogSize) {
-    // Catalog lines are ASCII, so the byte offset is the string offset.
-    const ids = (readTextFile(catalog) ?? '')
-      .slice(from)
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => {
-        try {
-          return (JSON.parse(l) as { id?: string }).id;
-        } catch {
-          return undefined;
-        }
-      })
-      .filter((id): id is string => id !== undefined);
-    addChunks(store, sessionId, search, ids, log, { replace: true });
-    changed = true;
-    from = catalogSize;
-  }
-  // Chunks a crash left out of the catalog (written, not yet listed) are found by listing the folder.
-  const ids = listChunkIds(store, sessionId);
-  if (ids.length > search.documentCount) {
-    addChunks(store, sessionId, search, ids, log);
+    from = catchUp(store, sessionId, search, from, log);
     changed = true;
   }
+
   if (changed && options?.save !== false) {
     try {
       const out: IndexFile = { version: INDEX_VERSION, catalogBytes: from, index: search.toJSON() };
@@ -164,17 +145,45 @@ export function openSessionIndex(store: Store, sessionId: string, log: Logger, o
 }
 
 /** Add chunks not in the index; with `replace`, re-read ones it has (the catalog lists a chunk again when its text grew). */
-function addChunks(store: Store, sessionId: string, search: MiniSearch<IndexDoc>, ids: readonly string[], log: Logger, options?: { replace?: boolean }): void {
+/** Lines of the catalog a writer lists before its files land are read again later, unless far behind. */
+const CATALOG_GRACE_BYTES = 256 * 1024;
+
+/**
+ * Index what the catalog lists from byte `from` (its lines are ASCII: bytes are characters), replacing
+ * chunks it lists again. Writers list a chunk just before writing its file, so a missing file is
+ * usually one being written now: stop there and read it next time. One far behind the end is a crash
+ * leftover: skip it. Returns the offset indexed up to.
+ */
+function catchUp(store: Store, sessionId: string, search: MiniSearch<IndexDoc>, from: number, log: Logger): number {
+  const text = (readTextFile(catalogFile(store, sessionId)) ?? '').slice(from);
+  let offset = from;
+  for (const line of text.split('\n')) {
+    if (line === '') break; // the tail after the last newline (or a line being appended)
+    let id: string | undefined;
+    try {
+      id = (JSON.parse(line) as { id?: string }).id;
+    } catch {}
+    const read = id === undefined ? undefined : readChunk(store, sessionId, id);
+    if (id !== undefined && read === undefined && from + text.length - offset < CATALOG_GRACE_BYTES) return offset;
+    if (read?.ok === true) {
+      if (search.has(read.chunk.id)) search.replace(toDoc(read.chunk));
+      else search.add(toDoc(read.chunk));
+    } else if (read !== undefined) log.warn(`chunk ${sessionId}/${id}: ${read.reason}; skipped (ctxl reindex repairs the index)`);
+    offset += line.length + 1;
+  }
+  return offset;
+}
+
+function addChunks(store: Store, sessionId: string, search: MiniSearch<IndexDoc>, ids: readonly string[], log: Logger): void {
   for (const id of ids) {
-    if (search.has(id) && options?.replace !== true) continue;
+    if (search.has(id)) continue;
     const read = readChunk(store, sessionId, id);
     if (read === undefined) continue;
     if (!read.ok) {
       log.warn(`chunk ${sessionId}/${id}: ${read.reason}; skipped (ctxl reindex repairs the index)`);
       continue;
     }
-    if (search.has(id)) search.replace(toDoc(read.chunk));
-    else search.add(toDoc(read.chunk));
+    search.add(toDoc(read.chunk));
   }
 }
 

@@ -20,11 +20,13 @@ export function toolOutput(response: unknown): ToolOutput {
   if (Array.isArray(response)) return sized(textOf(response));
   if (!isObj(response)) return { text: '', bytes: 0 };
   if (typeof response.stdout === 'string' || typeof response.stderr === 'string') {
-    const stderr = typeof response.stderr === 'string' && response.stderr !== '' ? `\n[stderr]\n${response.stderr}` : '';
-    const out = { ...sized(`${String(response.stdout ?? '')}${stderr}`) };
-    if (typeof response.persistedOutputPath === 'string' && typeof response.persistedOutputSize === 'number') {
-      return { ...out, persistedPath: response.persistedOutputPath, bytes: response.persistedOutputSize };
-    }
+    const stdout = String(response.stdout ?? '');
+    const stderr = typeof response.stderr === 'string' ? response.stderr : '';
+    // `bytes` is what the tool printed; the `[stderr]` label is only for the archived text.
+    const out: ToolOutput = { text: stderr === '' ? stdout : `${stdout}\n[stderr]\n${stderr}`, bytes: Buffer.byteLength(stdout) + Buffer.byteLength(stderr) };
+    // Over 30,000 characters Claude Code keeps only the start here; the size is the full output's.
+    if (typeof response.persistedOutputSize === 'number') out.bytes = response.persistedOutputSize;
+    if (typeof response.persistedOutputPath === 'string') out.persistedPath = response.persistedOutputPath;
     return out;
   }
   if (isObj(response.file) && typeof response.file.content === 'string') return sized(response.file.content);

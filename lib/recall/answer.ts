@@ -23,9 +23,9 @@ export async function answerRecall(
     log: ctx.log,
     now: ctx.now(),
     projectRoot: ctx.project.root,
-    allProjects: /(?:^|\s)--all-projects(?:\s|$)/.test(args),
+    allProjects: false, // `--all-projects` in the arguments is read by recallMarkdown
     showCommand: `/${commandName} show`,
   });
-  const body = `context-lifecycle recall results for \`/${commandName} ${args.replace(/\s*--all-projects\b/, '').trim()}\`:\n\n${text}`;
+  const body = `context-lifecycle recall results for \`/${commandName} ${args.trim()}\`:\n\n${text}`;
   return body.length > MAX_CONTEXT_CHARS ? `${body.slice(0, MAX_CONTEXT_CHARS - 1)}…` : body;
 }

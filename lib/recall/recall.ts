@@ -31,7 +31,10 @@ export function recallQuery(raw: string, env: RecallEnv, limit: number): { query
 
 /** Everything `/recall …` can be asked, as Markdown. */
 export function recallMarkdown(raw: string, env: RecallEnv): string {
-  const trimmed = raw.replace(/(?:^|\s)--all-projects(?=\s|$)/g, ' ').trim();
+  // `/recall … --all-projects`: the only flag the command takes; everything else is the query.
+  const flag = /(?:^|\s)--all-projects(?=\s|$)/;
+  if (flag.test(raw)) env = { ...env, allProjects: true };
+  const trimmed = raw.replace(new RegExp(flag.source, 'g'), ' ').trim();
   const [head = '', ...rest] = trimmed.split(/\s+/);
   if (head === 'show') return showMarkdown(rest.join(' ').replace(/[`'"]/g, ''), env);
   if (head === 'stats' && rest.length === 0) return statsMarkdown(env);

@@ -1,6 +1,7 @@
 // The compact record PostToolUse appends to a session's event log: what ran, on which files, how it
 // ended, how big it was. Pure; the command is redacted and cut so the log stays small and clean.
 import { redactText } from '../archive/redact.ts';
+import { toolOutput } from '../archive/tool-output.ts';
 import { filesOf } from '../transcript/tool-input.ts';
 
 export const TOOL_EVENT_VERSION = 1;
@@ -60,17 +61,10 @@ export function toolEvent(call: ToolCall, now: Date): ToolEvent {
   return event;
 }
 
-/** What the tool produced, in bytes of text (not the JSON wrapper). */
+/** What the tool produced, in bytes of text (as archived); the JSON size for structured-only results. */
 export function outputSize(response: unknown): number {
-  if (typeof response === 'string') return Buffer.byteLength(response);
-  if (!isObj(response)) return 0;
-  if (typeof response.persistedOutputSize === 'number') return response.persistedOutputSize;
-  if (typeof response.stdout === 'string' || typeof response.stderr === 'string') {
-    return Buffer.byteLength(String(response.stdout ?? '')) + Buffer.byteLength(String(response.stderr ?? ''));
-  }
-  if (isObj(response.file) && typeof response.file.content === 'string') return Buffer.byteLength(response.file.content);
-  if (typeof response.content === 'string') return Buffer.byteLength(response.content);
-  return byteLength(response);
+  const text = toolOutput(response).bytes;
+  return text > 0 || !isObj(response) ? text : byteLength(response);
 }
 
 function byteLength(value: unknown): number {
