@@ -3,21 +3,12 @@
 // plus a constant spawn/reap cost that every baseline pays too. `runAsync` is only used to build data
 // sets in parallel, never for a timed figure.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { childCpuMs } from '../lib/proc.mjs';
 
 const MAX_BUFFER = 256 * 1024 * 1024;
 
-/** CPU time (user + sys, ms) of all reaped children, from /proc/self/stat; undefined without /proc. */
-export function childCpuMs() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(f[13]) + Number(f[14]);
-    return Number.isFinite(ticks) ? ticks * 10 : undefined;
-  } catch {
-    return undefined;
-  }
-}
+// CPU time of reaped children: the hook bench's helper (see its comment on accuracy).
+export { childCpuMs };
 
 /** Run `node …args` synchronously; returns { ms, cpuMs, status, signal, error, stdout, stderr }. */
 export function runNode(args, { cwd, env } = {}) {

@@ -12,16 +12,10 @@ import { COMMANDS, COMMON, DIRS, ERROR_NAMES, EXTENSIONS, RARE, TECH, VERBS } fr
 
 export const GENERATOR_VERSION = 1;
 
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The same seeded generator as the hook bench's transcripts (mulberry32).
+import { rng } from '../lib/synth.mjs';
+
+export { rng };
 
 /** Zipf sampler over a list (weight 1/(rank+q)^s). */
 function zipf(list, s = 1.0, q = 2) {
