@@ -77,7 +77,7 @@ export function parseChunk(file: string): ParsedChunk {
   for (const key of ['id', 'session', 'type', 'timestamp'] as const) {
     if (typeof meta[key] !== 'string') return { ok: false, reason: `missing ${key}` };
   }
-  const body = file.slice(end + 5).replace(/^\n/, '');
+  const body = file.slice(end + 5);
   return {
     ok: true,
     chunk: {

@@ -50,7 +50,8 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
         out.push(...simple('summary', entry, entry.text, ctx));
         break;
       case 'tool-use':
-        state.pending[entry.id] = { name: entry.name, input: entry.input, uuid: entry.uuid, timestamp: entry.timestamp };
+        // Redacted now: the pending call is saved in cursor.json until its result arrives.
+        state.pending[entry.id] = { name: entry.name, input: redactInput(entry.input), uuid: entry.uuid, timestamp: entry.timestamp };
         trimPending(state);
         break;
       case 'tool-result': {
@@ -65,6 +66,16 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
   }
   return out;
 }
+
+/** A tool input with every string redacted; long strings other than a command are cut (only the head is archived). */
+function redactInput(value: unknown, key = '', depth = 0): unknown {
+  if (typeof value === 'string') return redactText(key === 'command' || value.length <= PENDING_STRING_CHARS ? value : value.slice(0, PENDING_STRING_CHARS));
+  if (depth > 16) return null;
+  if (Array.isArray(value)) return value.map((v) => redactInput(v, '', depth + 1));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactInput(v, k, depth + 1)]));
+  return value;
+}
+const PENDING_STRING_CHARS = 4 * INPUT_CHARS;
 
 function simple(type: ChunkType, entry: Entry, rawText: string, ctx: ChunkContext): Chunk[] {
   const text = redactText(rawText);

@@ -27,47 +27,64 @@ export function splitIdentifier(word: string): string[] {
     .filter((p) => p !== '');
 }
 
+/**
+ * A light stemmer (plurals, -ing, -ed, a final e), so the forms of a word meet: parse, parses,
+ * parsed, parsing → pars; stop, stopped → stop; cache, cached, caching → cach. Bump
+ * TOKENIZER_VERSION when it changes: the index holds its output.
+ */
 export function stem(term: string): string {
   if (term.length <= 3 || !/^[a-z]+$/.test(term)) return term; // names, paths, codes stay exact
-  if (term.endsWith('ies') && term.length > 4) return `${term.slice(0, -3)}y`;
-  if (term.endsWith('sses')) return term.slice(0, -2);
-  if (term.endsWith('s') && !/(?:ss|us|is|os|as)$/.test(term)) return term.slice(0, -1);
-  if (term.endsWith('ing') && term.length > 6) return term.slice(0, -3);
-  if (term.endsWith('ed') && term.length > 5 && !term.endsWith('eed')) return term.slice(0, -2);
-  return term;
+  let s = term;
+  if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
+  else if (s.endsWith('sses')) s = s.slice(0, -2);
+  else if (s.endsWith('s') && !/(?:ss|us|is|os|as)$/.test(s)) s = s.slice(0, -1);
+  let suffixed = false;
+  if (s.endsWith('ing') && s.length >= 6 && /[aeiouy]/.test(s.slice(0, -3))) {
+    s = s.slice(0, -3);
+    suffixed = true;
+  } else if (s.endsWith('ed') && s.length >= 5 && !s.endsWith('eed') && /[aeiouy]/.test(s.slice(0, -2))) {
+    s = s.slice(0, -2);
+    suffixed = true;
+  }
+  // stopped → stopp → stop, but not install → instal
+  if (suffixed && /([b-df-hj-km-rtv-z])\1$/.test(s)) s = s.slice(0, -1);
+  if (s.endsWith('e') && s.length >= 4 && !s.endsWith('ee')) s = s.slice(0, -1);
+  return s;
 }
 
-/** All index terms of a text, in order, with repeats (for term frequency). */
-export function tokenize(text: string): string[] {
+/** Version of what tokenize() produces; the search index is rebuilt when it changes. */
+export const TOKENIZER_VERSION = 2;
+
+/**
+ * All index terms of a text, in order, with repeats (for term frequency). With `raw`, the unstemmed
+ * lower-case form of each term lands at the same position (queries match prefixes on it: "rende"
+ * must still start "render" though its stem is "rend").
+ */
+export function tokenize(text: string, raw?: string[]): string[] {
   const out: string[] = [];
+  const push = (lower: string, exact = false) => {
+    out.push(exact ? lower : stem(lower));
+    raw?.push(lower);
+  };
   for (const match of text.matchAll(WORD)) {
-    const raw = match[0];
-    if (raw.length > 120) continue; // base64 blobs, minified lines: noise
-    const whole = raw.toLowerCase();
-    const parts = raw.includes('/') ? raw.split('/').filter((p) => p !== '') : [raw];
+    const word = match[0];
+    if (word.length > 120) continue; // base64 blobs, minified lines: noise
+    const parts = word.includes('/') ? word.split('/').filter((p) => p !== '') : [word];
     // A path contributes its segments (and the base name whole); anything else its whole form.
-    if (parts.length > 1) {
-      for (const part of parts) pushWord(part, out);
-      continue;
+    for (const part of parts) {
+      const lower = part.toLowerCase();
+      const pieces = splitIdentifier(part);
+      // A compound name stays whole (its pieces are stemmed): parseConfigFile, not parseconfigfil.
+      if (!STOP.has(lower)) push(lower, pieces.length > 1);
+      if (pieces.length > 1) {
+        for (const p of pieces) {
+          const piece = p.toLowerCase();
+          if (piece.length >= 2 && !STOP.has(piece)) push(piece);
+        }
+      }
     }
-    if (!STOP.has(whole)) out.push(whole.length > 2 || /\d/.test(whole) ? stem(whole) : whole);
-    const pieces = splitIdentifier(raw);
-    if (pieces.length > 1) for (const p of pieces) pushPiece(p, out);
   }
   return out;
-}
-
-function pushWord(word: string, out: string[]): void {
-  const lower = word.toLowerCase();
-  if (!STOP.has(lower)) out.push(stem(lower));
-  const pieces = splitIdentifier(word);
-  if (pieces.length > 1) for (const p of pieces) pushPiece(p, out);
-}
-
-function pushPiece(piece: string, out: string[]): void {
-  const lower = piece.toLowerCase();
-  if (lower.length < 2 || STOP.has(lower)) return;
-  out.push(stem(lower));
 }
 
 /** Terms for a query: the same tokenizer, without repeats. */

@@ -4,10 +4,9 @@ import { createReadStream, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { listChunkIds } from '../archive/archive-store.ts';
-import { openSessionIndex } from '../archive/search-index.ts';
-import { recallQuery, showMarkdown } from '../recall/recall.ts';
+import { refreshIndex } from '../index/search-index.ts';
+import { archiveStats, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
-import { sessionsOf } from '../recall/search.ts';
 import type { Logger } from '../runtime/log.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, type Store, statSafe } from '../runtime/store.ts';
@@ -68,6 +67,8 @@ export async function ingestFiles(cli: CliEnv, files: readonly string[], options
     touched.add(sessionId);
   }
   if (cli.isTTY && files.length > 0) cli.err('\n');
+  // Index what was archived now, in one segment, so the first recall finds it ready.
+  await refreshIndex(cli.store, cli.log);
   let total = 0;
   for (const id of touched) total += listChunkIds(cli.store, id).length;
   return { sessions: touched.size, chunksAdded: added, chunksTotal: total };
@@ -83,11 +84,15 @@ export function allTranscripts(env: Env): string[] {
   return out.sort();
 }
 
-export function recallCommand(cli: CliEnv, words: readonly string[], options: { cwd: string; allProjects: boolean; limit: number; json: boolean }): void {
+export async function recallCommand(
+  cli: CliEnv,
+  words: readonly string[],
+  options: { cwd: string; allProjects: boolean; limit: number; json: boolean },
+): Promise<void> {
   const raw = words.join(' ');
   const projectRoot = findProjectRoot(options.cwd).root;
   const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
-  const { query, results, hint } = recallQuery(raw, env, options.limit);
+  const { query, results, hint } = await recallQuery(raw, env, options.limit);
   if (options.json) {
     cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, ...r }) => r) }));
     return;
@@ -105,12 +110,16 @@ export function showCommand(cli: CliEnv, ref: string): boolean {
   return !text.startsWith('No archived chunk');
 }
 
-export function reindexCommand(cli: CliEnv, options: { cwd: string; all: boolean }): { sessions: number; chunks: number } {
+/**
+ * Rebuild the index from the chunk files. There is one index for the data dir, so it is rebuilt
+ * whole; the counts are those of the project asked about (or of all with --all).
+ */
+export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: boolean }): Promise<{ sessions: number; chunks: number }> {
   const projectRoot = options.all ? undefined : findProjectRoot(options.cwd).root;
-  let chunks = 0;
-  const sessions = sessionsOf(cli.store, cli.log, projectRoot, cli.now);
-  for (const id of sessions) chunks += openSessionIndex(cli.store, id, cli.log, { rebuild: true }).size;
-  return { sessions: sessions.length, chunks };
+  const done = await refreshIndex(cli.store, cli.log, { rebuild: true, waitMs: 60_000 });
+  if (!done.complete) throw new Error('the index is busy (another process holds its lock); try again');
+  const { chunks, sessions } = archiveStats(cli.store, cli.log, projectRoot);
+  return { sessions, chunks };
 }
 
 /** `ctxl run-job <file>`: the detached half of a hook's slow work. The job file is removed when done. */

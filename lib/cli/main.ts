@@ -96,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
       const limit = Number(flagString(p, 'limit') ?? '10');
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit takes a whole number from 1 to 1000');
       if (p.positional.length === 0) throw new UsageError('recall needs a query, e.g. ctxl recall timeout config');
-      recallCommand(cli(env, now), p.positional, {
+      await recallCommand(cli(env, now), p.positional, {
         cwd: resolve(flagString(p, 'cwd') ?? process.cwd()),
         allProjects: flagBool(p, 'all-projects'),
         limit,
@@ -112,8 +112,12 @@ async function main(argv: string[]): Promise<number> {
     case 'reindex': {
       const p = parseArgs(rest, { booleans: ['all', 'json'], values: ['cwd'] });
       noPositional(p, 'reindex');
-      const r = reindexCommand(cli(env, now), { cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), all: flagBool(p, 'all') });
-      out(flagBool(p, 'json') ? JSON.stringify(r) : `reindexed ${r.chunks} chunks in ${r.sessions} session(s)`);
+      const r = await reindexCommand(cli(env, now), { cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), all: flagBool(p, 'all') });
+      out(
+        flagBool(p, 'json')
+          ? JSON.stringify(r)
+          : `index rebuilt: ${r.chunks} chunks in ${r.sessions} session(s)${flagBool(p, 'all') ? '' : ' of this project'}`,
+      );
       return 0;
     }
     case 'run-job': {

@@ -18,13 +18,15 @@ export async function answerRecall(
   ctx: HookContext,
 ): Promise<string> {
   if (input.transcript_path !== undefined) await catchUpSession(ctx, input.session_id, input.transcript_path);
-  const text = recallMarkdown(args, {
+  const text = await recallMarkdown(args, {
     store: ctx.store,
     log: ctx.log,
     now: ctx.now(),
     projectRoot: ctx.project.root,
     allProjects: false, // `--all-projects` in the arguments is read by recallMarkdown
     showCommand: `/${commandName} show`,
+    // Index work stops in time to answer; what it did not reach is indexed by the next search.
+    deadline: Date.now() + Math.max(0, ctx.timeLeft() - 2_000),
   });
   const body = `context-lifecycle recall results for \`/${commandName} ${args.trim()}\`:\n\n${text}`;
   return body.length > MAX_CONTEXT_CHARS ? `${body.slice(0, MAX_CONTEXT_CHARS - 1)}…` : body;

@@ -60,12 +60,13 @@ function assignFilter(query: Query, key: string, value: string, now: Date): bool
   }
 }
 
-/** `2d`, `3h`, `1w`, `30m`, `today`, `yesterday`, or an ISO date/time. */
+/** `2d`, `3h`, `1w`, `30m`, `7` (days), `today`, `yesterday`, or an ISO date/time. */
 export function parseSince(value: string, now: Date): string | undefined {
-  const rel = /^(\d+)\s*(m|min|h|d|w)$/i.exec(value.trim());
+  // A bare number is days (Date.parse would read `7` as July 2001); four digits stay a year.
+  const rel = /^(\d+)\s*(m|min|h|d|w)$/i.exec(value.trim()) ?? /^(\d{1,3})()$/.exec(value.trim());
   if (rel !== null) {
     const n = Number(rel[1]);
-    const unit = (rel[2] ?? 'd').toLowerCase();
+    const unit = (rel[2] || 'd').toLowerCase();
     const ms = unit.startsWith('m') ? 60_000 : unit === 'h' ? 3_600_000 : unit === 'd' ? 86_400_000 : 7 * 86_400_000;
     return new Date(now.getTime() - n * ms).toISOString();
   }

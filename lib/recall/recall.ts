@@ -2,13 +2,13 @@
 import { join } from 'node:path';
 import { readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { openSessionIndex } from '../archive/search-index.ts';
+import { openIndex } from '../index/search-index.ts';
 import type { Logger } from '../runtime/log.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { listDir, pathExists, type Store } from '../runtime/store.ts';
 import { isEmpty, parseQuery } from './query.ts';
 import { renderResults } from './render.ts';
-import { type RecallResult, search, sessionsOf } from './search.ts';
+import { type RecallResult, refreshForSearch, search } from './search.ts';
 
 export interface RecallEnv {
   store: Store;
@@ -19,18 +19,27 @@ export interface RecallEnv {
   /** How the user asks for a full chunk here: `/recall show`, `ctxl show`, … */
   showCommand: string;
   budgetTokens?: number;
+  /** Epoch ms by which index work must stop (hooks). */
+  deadline?: number;
 }
 
-export function recallQuery(raw: string, env: RecallEnv, limit: number): { query: string; results: RecallResult[]; hint?: string } {
+export async function recallQuery(raw: string, env: RecallEnv, limit: number): Promise<{ query: string; results: RecallResult[]; hint?: string }> {
   const query = parseQuery(raw, env.now);
   if (isEmpty(query))
     return { query: raw, results: [], hint: 'Give some words to look for, e.g. `/recall timeout config` or `/recall file:src/api.ts since:2d`.' };
-  const results = search(query, { store: env.store, log: env.log, now: env.now, projectRoot: env.allProjects ? undefined : env.projectRoot, limit });
+  const results = await search(query, {
+    store: env.store,
+    log: env.log,
+    now: env.now,
+    projectRoot: env.allProjects ? undefined : env.projectRoot,
+    limit,
+    ...(env.deadline === undefined ? {} : { deadline: env.deadline }),
+  });
   return { query: raw, results };
 }
 
 /** Everything `/recall …` can be asked, as Markdown. */
-export function recallMarkdown(raw: string, env: RecallEnv): string {
+export async function recallMarkdown(raw: string, env: RecallEnv): Promise<string> {
   // `/recall … --all-projects`: the only flag the command takes; everything else is the query.
   const flag = /(?:^|\s)--all-projects(?=\s|$)/;
   if (flag.test(raw)) env = { ...env, allProjects: true };
@@ -38,7 +47,7 @@ export function recallMarkdown(raw: string, env: RecallEnv): string {
   const [head = '', ...rest] = trimmed.split(/\s+/);
   if (head === 'show') return showMarkdown(rest.join(' ').replace(/[`'"]/g, ''), env);
   if (head === 'stats' && rest.length === 0) return statsMarkdown(env);
-  const { query, results, hint } = recallQuery(trimmed, env, 10);
+  const { query, results, hint } = await recallQuery(trimmed, env, 10);
   if (hint !== undefined) return hint;
   return renderResults(query, results, { showCommand: env.showCommand, ...(env.budgetTokens === undefined ? {} : { budgetTokens: env.budgetTokens }) });
 }
@@ -67,9 +76,39 @@ export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CH
   return `${head}\n\n${body}`;
 }
 
-export function statsMarkdown(env: RecallEnv): string {
-  const sessions = sessionsOf(env.store, env.log, env.allProjects ? undefined : env.projectRoot, env.now);
+export async function statsMarkdown(env: RecallEnv): Promise<string> {
+  await refreshForSearch({ store: env.store, log: env.log, ...(env.deadline === undefined ? {} : { deadline: env.deadline }) });
+  const { chunks, sessions, byKind } = archiveStats(env.store, env.log, env.allProjects ? undefined : env.projectRoot);
+  const kinds = [...byKind].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`);
+  return [
+    `L2 archive for ${env.allProjects ? 'all projects' : env.projectRoot}: ${chunks} chunk${chunks === 1 ? '' : 's'} in ${sessions} session${sessions === 1 ? '' : 's'}.`,
+    ...(kinds.length > 0 ? [`By type: ${kinds.join(', ')}.`] : []),
+  ].join('\n');
+}
+
+/** Live chunks and sessions in scope, counted from the index columns. */
+export function archiveStats(store: Store, log: Logger, projectRoot: string | undefined): { chunks: number; sessions: number; byKind: Map<string, number> } {
+  const view = openIndex(store, log);
+  const sessions = new Set<string>();
+  const byKind = new Map<string, number>();
   let chunks = 0;
-  for (const id of sessions) chunks += openSessionIndex(env.store, id, env.log).size;
-  return `L2 archive for ${env.allProjects ? 'all projects' : env.projectRoot}: ${chunks} chunks in ${sessions.length} session${sessions.length === 1 ? '' : 's'}.`;
+  try {
+    for (const { reader, deleted } of view.segments) {
+      const f = reader.footer;
+      const project = projectRoot === undefined ? undefined : reader.project();
+      const session = reader.session();
+      const kindPhase = reader.kindPhase();
+      for (let d = 0; d < reader.docs; d++) {
+        if (deleted.has(d)) continue;
+        if (project !== undefined && f.projects[project[d] as number] !== projectRoot) continue;
+        chunks += 1;
+        sessions.add(f.sessions[session[d] as number] ?? '');
+        const kind = (f.kinds[Math.floor((kindPhase[d] as number) / 65536)] ?? '').replace(/^tool:.*/, 'tool');
+        byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+      }
+    }
+  } finally {
+    view.close();
+  }
+  return { chunks, sessions: sessions.size, byKind };
 }

@@ -11,6 +11,8 @@ export function renderResults(query: string, results: readonly RecallResult[], o
   const lines = [`Recall for \`${oneLine(query)}\`: ${results.length} hit${results.length === 1 ? '' : 's'}, best first.`, ''];
   let used = lines.join('\n').length;
   let shown = 0;
+  // Room kept for the closing "(N more not shown…)" line, so the whole answer fits the budget.
+  const trailer = `\n(${results.length} more not shown: token budget)`.length;
   for (const [i, r] of results.entries()) {
     const what = r.type === 'tool' ? `tool ${r.tool ?? ''}`.trim() : r.type;
     const block = [
@@ -19,9 +21,18 @@ export function renderResults(query: string, results: readonly RecallResult[], o
       `   ref \`${r.ref}\`: full text with \`${options.showCommand} ${r.ref}\``,
       '',
     ].join('\n');
-    if (used + block.length > budget && shown > 0) break;
-    lines.push(block.length > budget ? `${block.slice(0, budget - used - 1)}…` : block);
-    used += block.length;
+    const room = budget - used - 1 - (i < results.length - 1 ? trailer : 0); // 1: the joining newline
+    if (block.length > room) {
+      // The best hit is always shown, cut to fit; later ones that do not fit are counted instead.
+      if (shown === 0 && room > 1) {
+        lines.push(`${block.slice(0, room - 1)}…`);
+        used += room + 1;
+        shown += 1;
+      }
+      break;
+    }
+    lines.push(block);
+    used += block.length + 1;
     shown += 1;
   }
   if (shown < results.length) lines.push(`(${results.length - shown} more not shown: token budget)`);

@@ -1,14 +1,14 @@
-// Search L2 for a project (or all projects): catch up and search each session's index, filter, merge
-// best first, and attach snippets from the chunk files of the results only.
-import { join } from 'node:path';
-import MiniSearch from 'minisearch';
+// Search L2: bring the index up to date, rank with BM25 over one corpus (so scores from different
+// sessions compare), filter on the index's columns, and read chunk files only for the results
+// (snippet, title, uuids). Query terms match exactly, by prefix (5+ characters) and within one edit
+// (7+ characters), with minisearch's weights for the last two.
 import { readChunk } from '../archive/archive-store.ts';
-import { queryTerms } from '../archive/keywords.ts';
-import { type IndexedMeta, openSessionIndex } from '../archive/search-index.ts';
+import type { Chunk } from '../archive/chunk-file.ts';
+import { queryTerms, tokenize } from '../archive/keywords.ts';
+import { type IndexView, openIndex, refreshIndex } from '../index/search-index.ts';
+import { type BucketHead, bucketOf, findTerm, type SegmentReader } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
-import { sanitizeName } from '../runtime/paths.ts';
-import { listDir, type Store } from '../runtime/store.ts';
-import { readSession } from '../session/session-files.ts';
+import type { Store } from '../runtime/store.ts';
 import { type Query, searchText } from './query.ts';
 
 export interface RecallResult {
@@ -32,92 +32,400 @@ export interface SearchScope {
   /** Project root to search; undefined searches every project. */
   projectRoot: string | undefined;
   limit: number;
+  /** Epoch ms by which the index refresh must stop (a hook's deadline). */
+  deadline?: number;
 }
 
-/** Sessions whose session.json names the project (every session when projectRoot is undefined). */
-export function sessionsOf(store: Store, log: Logger, projectRoot: string | undefined, now: Date): string[] {
-  const out: string[] = [];
-  for (const id of listDir(join(store.root, 'sessions'))) {
-    if (sanitizeName(id) !== id) continue;
-    if (projectRoot === undefined) {
-      out.push(id);
-      continue;
+// BM25+ as minisearch computes it, per field, summed with these boosts: text, keywords, files.
+const BOOST = [1, 1, 1.5] as const;
+const K1 = 1.2;
+const B = 0.7;
+const D = 0.5;
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const PREFIX_MIN = 5;
+const FUZZY_MIN = 7;
+const PHRASE_BOOST = 1.5;
+/** Longer terms a query term may stand for by prefix (the closest ones). */
+const MAX_PREFIX_FORMS = 64;
+
+/** Bring the index up to date (a hook passes its deadline and leaves big merges for later). */
+export async function refreshForSearch(scope: Pick<SearchScope, 'store' | 'log' | 'deadline'>): Promise<void> {
+  await refreshIndex(
+    scope.store,
+    scope.log,
+    scope.deadline === undefined ? {} : { deadline: scope.deadline, maxMergeDocs: 20_000, waitMs: Math.max(0, Math.min(5_000, scope.deadline - Date.now())) },
+  );
+}
+
+export async function search(query: Query, scope: SearchScope): Promise<RecallResult[]> {
+  await refreshForSearch(scope);
+  for (let attempt = 0; ; attempt++) {
+    const view = openIndex(scope.store, scope.log);
+    try {
+      if (view.damaged.length > 0 && attempt === 0) throw new Error(`unreadable segments: ${view.damaged.join(', ')}`);
+      return rank(view, query, scope);
+    } catch (error) {
+      // A segment that opened but does not decode (damaged on disk): rebuild from the chunk files
+      // and search again, once. The rebuild stops at a hook's deadline; the next search goes on.
+      if (attempt > 0) throw error;
+      scope.log.warn(`search index damaged (${(error as Error).message}); rebuilding it from the chunk files`);
+      await refreshIndex(scope.store, scope.log, { rebuild: true, ...(scope.deadline === undefined ? {} : { deadline: scope.deadline }) });
+    } finally {
+      view.close();
     }
-    const record = readSession(store, id, log, now);
-    if (record?.projectRoot === projectRoot) out.push(id);
+  }
+}
+
+interface Candidate {
+  segment: number;
+  doc: number;
+  score: number;
+  time: number;
+}
+
+function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[] {
+  const masks = view.segments.map((s) => docMask(s.reader, s.deleted, query, scope.projectRoot));
+  const text = searchText(query);
+  const raws: string[] = [];
+  const terms = tokenize(text, raws);
+  // More than `limit`: phrases re-rank the head, and a result whose chunk file is gone is skipped.
+  const want = scope.limit * 3 + 10;
+  let candidates: Candidate[];
+  if (terms.length === 0) {
+    // Filters only: newest first.
+    candidates = top(
+      view.segments.map((s, i) => {
+        const mask = masks[i];
+        const docs: number[] = [];
+        for (let d = 0; d < s.reader.docs; d++) if (mask === undefined || mask[d] === 1) docs.push(d);
+        return { docs, key: s.reader.time() };
+      }),
+      want,
+      view,
+    );
+  } else {
+    candidates = score(view, terms, raws, masks, want);
+  }
+  const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
+  const out: RecallResult[] = [];
+  if (query.phrases.length > 0) {
+    // Phrases reorder the leading candidates by whether their text really holds the phrase.
+    const head = candidates.slice(0, scope.limit * 3).map((c) => ({ c, chunk: chunkOf(view, c, scope) }));
+    for (const h of head)
+      if (h.chunk !== undefined && query.phrases.some((p) => h.chunk?.text.toLowerCase().includes(p.toLowerCase()))) h.c.score *= PHRASE_BOOST;
+    head.sort((a, b) => b.c.score - a.c.score || b.c.time - a.c.time);
+    for (const { c, chunk } of head) {
+      if (out.length >= scope.limit) break;
+      if (chunk !== undefined) out.push(toResult(chunk, c.score, needles));
+    }
+    return out;
+  }
+  for (const c of candidates) {
+    if (out.length >= scope.limit) break;
+    const chunk = chunkOf(view, c, scope);
+    if (chunk !== undefined) out.push(toResult(chunk, c.score, needles));
   }
   return out;
 }
 
-export function search(query: Query, scope: SearchScope): RecallResult[] {
-  const sessions = query.session !== undefined ? matchSessions(scope, query.session) : sessionsOf(scope.store, scope.log, scope.projectRoot, scope.now);
-  const text = searchText(query);
-  const terms = queryTerms(text);
-  const hits: Array<IndexedMeta & { score: number }> = [];
-  for (const sessionId of sessions) {
-    const index = openSessionIndex(scope.store, sessionId, scope.log);
-    const filter = (meta: IndexedMeta) => accepts(meta, query);
-    if (terms.length === 0) {
-      // Filters only: newest first.
-      const all = index.search.search(MiniSearch.wildcard, { filter: (r) => filter(r as unknown as IndexedMeta) });
-      for (const r of all) hits.push({ ...(r as unknown as IndexedMeta), score: 0 });
-      continue;
+/**
+ * Sum of BM25+ over query terms and their prefix / fuzzy expansions, for the docs the filters accept.
+ * Postings are scored straight from the bytes read (no arrays per term): a common term in a big
+ * archive has tens of thousands of postings.
+ */
+function score(view: IndexView, terms: readonly string[], raws: readonly string[], masks: ReadonlyArray<Uint8Array | undefined>, want: number): Candidate[] {
+  const total = Math.max(
+    1,
+    view.segments.reduce((n, s) => n + s.reader.docs, 0),
+  );
+  const avg = view.fieldTokens.map((t) => Math.max(t / total, 1e-9));
+  const n = Math.max(1, view.docs);
+  const scores = view.segments.map((s) => new Float64Array(s.reader.docs));
+  const touched = view.segments.map(() => [] as number[]);
+  const expanded = new Map<string, Map<string, number>>();
+  for (const [i, term] of terms.entries()) {
+    const raw = raws[i] ?? term;
+    let forms = expanded.get(`${term}\n${raw}`);
+    if (forms === undefined) {
+      forms = expansions(view, term, raw);
+      expanded.set(`${term}\n${raw}`, forms);
     }
-    // BM25 of separate indexes is not comparable: a rare term's IDF grows with the index's size, so
-    // big sessions would bury small ones. Dividing by the index's largest possible IDF puts a term
-    // found once in a 5-chunk session on the same footing as one found once in a 500-chunk session.
-    const scale = maxIdf(index.size);
-    for (const r of index.search.search(text, { filter: (r) => filter(r as unknown as IndexedMeta) })) {
-      hits.push({ ...(r as unknown as IndexedMeta), score: (r.score / scale) * phraseBoost(query, r as unknown as IndexedMeta) });
+    // Each segment: the matching terms of the bucket, their postings read in one range.
+    const hits = view.segments.map((s) => {
+      const key = bucketOf(term);
+      const head = s.reader.bucket(key);
+      if (head === undefined) return [];
+      return [...(forms as Map<string, number>)].flatMap(([form, weight]) => {
+        const at = findTerm(head.terms, form);
+        return at < 0 ? [] : [{ at, weight, key, head }];
+      });
+    });
+    // Corpus document frequency of each form, per field, summed over segments.
+    const dfs = new Map<string, [number, number, number]>();
+    for (const list of hits) {
+      for (const { at, head } of list) {
+        const form = head.terms[at] as string;
+        const f = head.fieldDfs[at] as [number, number, number];
+        const d = dfs.get(form) ?? [0, 0, 0];
+        dfs.set(form, [d[0] + f[0], d[1] + f[1], d[2] + f[2]]);
+      }
+    }
+    hits.forEach((list, s) => {
+      if (list.length === 0) return;
+      const reader = (view.segments[s] as (typeof view.segments)[number]).reader;
+      const lengths = reader.lengths();
+      const mask = masks[s];
+      const acc = scores[s] as Float64Array;
+      const seen = touched[s] as number[];
+      for (const run of runs(list)) {
+        const { bytes, base } = reader.postings(run[0]?.key ?? '', run[0]?.at ?? 0, run.at(-1)?.at ?? 0);
+        for (const { at, weight, head } of run) {
+          const df = dfs.get(head.terms[at] as string) ?? [0, 0, 0];
+          const idf = [idfOf(n, df[0]), idfOf(n, df[1]), idfOf(n, df[2])] as const;
+          scorePostings(bytes, (head.starts[at] as number) - base, head.dfs[at] as number, weight, idf, lengths, avg, mask, acc, seen);
+        }
+      }
+    });
+  }
+  return top(
+    touched.map((docs, i) => ({ docs, key: scores[i] as Float64Array })),
+    want,
+    view,
+  );
+}
+
+/**
+ * The `want` best docs by `key` (then newest), without an object per doc: a common term touches
+ * most of a big archive. The cut-off comes from sorting the keys alone (a typed array).
+ */
+function top(perSegment: ReadonlyArray<{ docs: readonly number[]; key: Float64Array }>, want: number, view: IndexView): Candidate[] {
+  const count = perSegment.reduce((n, s) => n + s.docs.length, 0);
+  const all = new Float64Array(count);
+  let k = 0;
+  for (const { docs, key } of perSegment) for (const d of docs) all[k++] = key[d] as number;
+  all.sort();
+  const cut = count <= want ? Number.NEGATIVE_INFINITY : (all[count - want] as number);
+  const out: Candidate[] = [];
+  perSegment.forEach(({ docs, key }, segment) => {
+    const time = (view.segments[segment] as (typeof view.segments)[number]).reader.time();
+    for (const doc of docs) {
+      const value = key[doc] as number;
+      if (value >= cut) out.push({ segment, doc, score: key === time ? 0 : value, time: time[doc] as number });
+    }
+  });
+  out.sort((a, b) => b.score - a.score || b.time - a.time);
+  return out;
+}
+
+/** Terms of one bucket grouped into runs whose postings lie close together: one read per run. */
+function runs<T extends { at: number; head: BucketHead }>(list: readonly T[]): T[][] {
+  const sorted = [...list].sort((a, b) => a.at - b.at);
+  const out: T[][] = [];
+  for (const hit of sorted) {
+    const run = out.at(-1);
+    const prev = run?.at(-1);
+    if (run !== undefined && prev !== undefined && (hit.head.starts[hit.at] as number) - (prev.head.ends[prev.at] as number) <= RUN_GAP_BYTES) run.push(hit);
+    else out.push([hit]);
+  }
+  return out;
+}
+const RUN_GAP_BYTES = 16 * 1024;
+
+const idfOf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+// One varint reader over module state: the scoring loop runs per posting and must not allocate.
+let cursor = 0;
+function varint(bytes: Uint8Array): number {
+  let byte = bytes[cursor++] as number;
+  let value = byte & 0x7f;
+  let scale = 128;
+  while (byte >= 0x80) {
+    byte = bytes[cursor++] as number;
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+  }
+  return value;
+}
+
+function scorePostings(
+  bytes: Uint8Array,
+  start: number,
+  count: number,
+  weight: number,
+  idf: readonly [number, number, number],
+  lengths: Uint32Array,
+  avg: readonly number[],
+  mask: Uint8Array | undefined,
+  acc: Float64Array,
+  touched: number[],
+): void {
+  cursor = start;
+  let doc = 0;
+  const [avgText, avgKeywords, avgFiles] = avg as [number, number, number];
+  for (let i = 0; i < count; i++) {
+    doc += varint(bytes);
+    const code = varint(bytes);
+    const tfText = Math.floor(code / 4);
+    const tfKeywords = code & 1 ? varint(bytes) : 0;
+    const tfFiles = code & 2 ? varint(bytes) : 0;
+    if (mask !== undefined && mask[doc] === 0) continue;
+    let sum = 0;
+    if (tfText > 0) sum += BOOST[0] * idf[0] * bm25(tfText, lengths[doc * 3] as number, avgText);
+    if (tfKeywords > 0) sum += BOOST[1] * idf[1] * bm25(tfKeywords, lengths[doc * 3 + 1] as number, avgKeywords);
+    if (tfFiles > 0) sum += BOOST[2] * idf[2] * bm25(tfFiles, lengths[doc * 3 + 2] as number, avgFiles);
+    if (acc[doc] === 0) touched.push(doc);
+    acc[doc] = (acc[doc] as number) + weight * sum;
+  }
+}
+
+const bm25 = (tf: number, length: number, avg: number) => D + (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
+
+/**
+ * The index terms a query term stands for, with their weights: itself, longer terms its unstemmed
+ * form starts, near misses of the stem. Both share the bucket: stemming changes only the end.
+ */
+function expansions(view: IndexView, term: string, raw: string): Map<string, number> {
+  const out = new Map<string, number>([[term, 1]]);
+  if (raw.length < PREFIX_MIN && term.length < FUZZY_MIN) return out;
+  const prefix = raw.length >= PREFIX_MIN && bucketOf(raw) === bucketOf(term) ? raw : undefined;
+  const maxDistance = term.length >= FUZZY_MIN ? Math.min(6, Math.round(term.length * 0.15)) : 0;
+  const prefixed = new Map<string, number>();
+  for (const s of view.segments) {
+    const head = s.reader.bucket(bucketOf(term));
+    if (head === undefined) continue;
+    if (prefix !== undefined) {
+      for (let i = lowerBound(head.terms, prefix); i < head.terms.length; i++) {
+        const t = head.terms[i] as string;
+        if (!t.startsWith(prefix)) break;
+        if (t !== term && t.length > prefix.length) prefixed.set(t, (prefixed.get(t) ?? 0) + (head.dfs[i] as number));
+      }
+    }
+    if (maxDistance === 0) continue;
+    for (const t of head.terms) {
+      if (Math.abs(t.length - term.length) > maxDistance || prefixed.has(t) || t === term) continue;
+      const d = editDistance(term, t, maxDistance);
+      if (d > 0 && d <= maxDistance) out.set(t, (FUZZY_WEIGHT * t.length) / (t.length + d));
     }
   }
-  hits.sort((a, b) => b.score - a.score || (a.timestamp < b.timestamp ? 1 : -1));
-  return hits.slice(0, scope.limit).map((h) => toResult(h, scope, terms, query));
+  // The closest longer forms (then the most frequent): a short stem in a big archive can start
+  // thousands of terms, each worth little; reading all of them would make one query cost seconds.
+  const closest = [...prefixed].sort((a, b) => a[0].length - b[0].length || b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_PREFIX_FORMS);
+  for (const [t] of closest) out.set(t, (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * (t.length - (prefix ?? term).length)));
+  return out;
 }
 
-/** IDF (as minisearch computes it) of a term found in one of `n` documents. */
-function maxIdf(n: number): number {
-  return Math.log(1 + (Math.max(n, 1) - 1 + 0.5) / 1.5) || 1;
+function lowerBound(terms: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((terms[mid] as string) < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
-function matchSessions(scope: SearchScope, prefix: string): string[] {
-  return listDir(join(scope.store.root, 'sessions')).filter((id) => id.startsWith(prefix));
+// Two rows reused across calls: fuzzy matching compares a query term with thousands of terms.
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
+/** Levenshtein distance, or max + 1 as soon as it must exceed `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (rowA.length <= b.length) {
+    rowA = new Int32Array(b.length + 1);
+    rowB = new Int32Array(b.length + 1);
+  }
+  let prev = rowA;
+  let row = rowB;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    let best = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      row[j] = v;
+      if (v < best) best = v;
+    }
+    if (best > max) return max + 1;
+    [prev, row] = [row, prev];
+  }
+  return prev[b.length] as number;
 }
 
-function accepts(meta: IndexedMeta, q: Query): boolean {
-  if (q.type !== undefined && meta.type !== q.type && meta.tool?.toLowerCase() !== q.type) return false;
-  if (q.phase !== undefined && meta.phase !== q.phase) return false;
-  if (q.since !== undefined && meta.timestamp < q.since) return false;
+/**
+ * Which docs of a segment a query may return (1: live, in scope, passing its filters), computed once
+ * per query from the columns; undefined when every doc may. Scoring then costs one byte read per posting.
+ */
+function docMask(reader: SegmentReader, deleted: ReadonlySet<number>, q: Query, projectRoot: string | undefined): Uint8Array | undefined {
+  const f = reader.footer;
+  const checks: Array<(d: number) => boolean> = [];
+  if (deleted.size > 0) checks.push((d) => !deleted.has(d));
+  const ordinals = (table: readonly string[], keep: (value: string) => boolean) => new Set(table.flatMap((v, i) => (keep(v) ? [i] : [])));
+  if (projectRoot !== undefined) {
+    const ok = ordinals(f.projects, (p) => p === projectRoot);
+    const column = reader.project();
+    checks.push((d) => ok.has(column[d] as number));
+  }
+  if (q.session !== undefined) {
+    const prefix = q.session;
+    const ok = ordinals(f.sessions, (s) => s.startsWith(prefix));
+    const column = reader.session();
+    checks.push((d) => ok.has(column[d] as number));
+  }
+  if (q.type !== undefined || q.phase !== undefined) {
+    const type = q.type;
+    const phase = q.phase;
+    const kinds = ordinals(
+      f.kinds,
+      (k) => type === undefined || k === type || (k.startsWith('tool:') && (type === 'tool' || k.slice(5).toLowerCase() === type)),
+    );
+    const phases = ordinals(f.phases, (p) => phase === undefined || p === phase);
+    const column = reader.kindPhase();
+    checks.push((d) => {
+      const v = column[d] as number;
+      return kinds.has(Math.floor(v / 65536)) && phases.has(v % 65536);
+    });
+  }
+  if (q.since !== undefined) {
+    const since = Date.parse(q.since);
+    const column = reader.time();
+    checks.push((d) => (column[d] as number) >= since);
+  }
   if (q.file !== undefined) {
     const needle = q.file.toLowerCase();
-    if (!meta.files.some((f) => f.toLowerCase().includes(needle))) return false;
+    checks.push((d) => reader.files(d).some((file) => file.toLowerCase().includes(needle)));
   }
-  return true;
+  if (checks.length === 0) return undefined;
+  const mask = new Uint8Array(reader.docs);
+  for (let d = 0; d < mask.length; d++) if (checks.every((check) => check(d))) mask[d] = 1;
+  return mask;
 }
 
-/** Phrases are checked on the title here; the snippet check happens when the chunk is read. */
-function phraseBoost(q: Query, meta: IndexedMeta): number {
-  if (q.phrases.length === 0) return 1;
-  const title = meta.title.toLowerCase();
-  return q.phrases.some((p) => title.includes(p.toLowerCase())) ? 1.5 : 1;
+function chunkOf(view: IndexView, c: Candidate, scope: SearchScope): Chunk | undefined {
+  const reader = (view.segments[c.segment] as (typeof view.segments)[number]).reader;
+  const session = reader.footer.sessions[reader.session()[c.doc] as number] ?? '';
+  const read = readChunk(scope.store, session, reader.id(c.doc));
+  if (read?.ok === true) return read.chunk;
+  scope.log.warn(`chunk ${session}/${reader.id(c.doc)}: ${read === undefined ? 'missing' : read.reason}; left out of the results`);
+  return undefined;
 }
 
-function toResult(hit: IndexedMeta & { score: number }, scope: SearchScope, terms: string[], q: Query): RecallResult {
-  const read = readChunk(scope.store, hit.session, hit.id);
-  const text = read?.ok === true ? read.chunk.text : '';
+function toResult(chunk: Chunk, score: number, needles: readonly string[]): RecallResult {
   const result: RecallResult = {
-    ref: hit.id,
-    score: Math.round(hit.score * 1000) / 1000,
-    sessionId: hit.session,
-    phase: hit.phase,
-    type: hit.type,
-    timestamp: hit.timestamp,
-    sourceUuids: hit.sourceUuids,
-    title: hit.title,
-    snippet: snippet(text, [...q.phrases.map((p) => p.toLowerCase()), ...terms], 320),
-    files: hit.files,
+    ref: chunk.id,
+    score: Math.round(score * 1000) / 1000,
+    sessionId: chunk.session,
+    phase: chunk.phase,
+    type: chunk.type,
+    timestamp: chunk.timestamp,
+    sourceUuids: chunk.sourceUuids,
+    title: chunk.title,
+    snippet: snippet(chunk.text, needles, 320),
+    files: chunk.files,
   };
-  if (hit.tool !== undefined) result.tool = hit.tool;
+  if (chunk.tool !== undefined) result.tool = chunk.tool;
   return result;
 }
 

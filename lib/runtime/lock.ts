@@ -6,7 +6,7 @@
 // This replaces proper-lockfile on the hook path: it loaded graceful-fs (which patches fs), retry and
 // signal-exit into every locking hook (~10 ms of startup a call), and its mtime refresh runs on a
 // timer that a hook's synchronous work would block anyway.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -83,6 +83,14 @@ function readOwner(dir: string): Owner | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Mark a held lock as alive: long work (an index rebuild) calls this so it is never judged stale. */
+export function touchLock(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(`${file}.lock`, now, now);
+  } catch {}
 }
 
 /** Take the lock, polling until `waitMs` has passed; undefined if it stayed busy. */

@@ -7,11 +7,13 @@ import {
   constants,
   copyFileSync,
   existsSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   type Stats,
@@ -128,12 +130,16 @@ export function openStore(root: string, log: Logger): Store {
 let tmpCounter = 0;
 
 /** Temp file in the same directory, then rename: a reader sees the old or the new file, never half. */
-export function writeFileAtomic(file: string, data: string, options?: { mode?: number; fsync?: boolean }): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array, options?: { mode?: number; fsync?: boolean }): void {
   // pid + counter is unique among live processes; node:crypto would cost a hook ~2 ms to load.
   const tmp = `${file}.${process.pid}.${++tmpCounter}.${Date.now().toString(36)}.tmp`;
   const fd = openSync(tmp, 'w', options?.mode ?? FILE_MODE);
   try {
-    writeSync(fd, data);
+    if (typeof data === 'string') writeSync(fd, data);
+    else {
+      let done = 0;
+      while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+    }
     if (options?.fsync === true) fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -146,6 +152,46 @@ export function writeFileAtomic(file: string, data: string, options?: { mode?: n
     } catch {}
     throw error;
   }
+}
+
+/** Positioned reads of one file (the search index reads only the parts a query needs). */
+export interface RangeReader {
+  readonly size: number;
+  read(offset: number, length: number): Buffer;
+  /** Fill a typed array from `offset` (a fresh typed array is aligned, a pooled Buffer may not be). */
+  readInto(offset: number, target: ArrayBufferView): void;
+  close(): void;
+}
+
+/** Open a file for positioned reads; undefined when it does not exist. */
+export function openRangeReader(file: string): RangeReader | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const size = fstatSync(fd).size;
+  const fill = (offset: number, target: ArrayBufferView) => {
+    const view = new Uint8Array(target.buffer, target.byteOffset, target.byteLength);
+    let done = 0;
+    while (done < view.length) {
+      const n = readSync(fd, view, done, view.length - done, offset + done);
+      if (n === 0) throw new Error(`${file}: ends at ${offset + done}, expected ${offset + view.length}`);
+      done += n;
+    }
+  };
+  return {
+    size,
+    read(offset, length) {
+      const out = Buffer.allocUnsafe(length);
+      fill(offset, out);
+      return out;
+    },
+    readInto: fill,
+    close: () => closeSync(fd),
+  };
 }
 
 // ---- plain file helpers for the CLI (install, doctor) and for project lookups ----

@@ -226,7 +226,8 @@ export function subagentTranscripts(transcriptPath: string, sessionId: string): 
 
 /**
  * Bring the session's cursor and L2 up to the transcript's end, subagent transcripts included
- * (archived under the parent session). Returns the main transcript's advance.
+ * (archived under the parent session). Returns the main transcript's advance, with `archived`
+ * counting the chunks of the subagent transcripts too.
  */
 export async function catchUpSession(
   env: SessionEnv,
@@ -237,7 +238,12 @@ export async function catchUpSession(
   const main = await advanceSessionCursor(env, sessionId, transcriptPath, options);
   for (const agent of subagentTranscripts(transcriptPath, sessionId)) {
     const name = basename(agent, '.jsonl');
-    await advanceSessionCursor(env, sessionId, agent, { ...options, cursorName: `cursor-${name}.json` });
+    const sub = await advanceSessionCursor(env, sessionId, agent, { ...options, cursorName: `cursor-${name}.json` });
+    if (main !== undefined && sub !== undefined) {
+      main.archived.added += sub.archived.added;
+      main.archived.updated += sub.archived.updated;
+      main.archived.unchanged += sub.archived.unchanged;
+    }
   }
   return main;
 }

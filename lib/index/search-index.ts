@@ -1,0 +1,468 @@
+// The search index of L2: one index for the whole data dir, in `<data>/index/`, made of immutable
+// segment files and a manifest that lists them. Hooks never touch it: they append chunk files and
+// catalog lines. Whoever searches first brings the index up to date (under the index lock): the new
+// catalog lines of every session become one new segment; small segments are merged as they pile up
+// (each doc is rewritten O(log n) times); a chunk listed again (its text or uuids changed) hides its
+// older copy. Readers take no lock: they open the segments the manifest names and read only the
+// parts their query needs. Everything here can be rebuilt from the chunk files (`ctxl reindex`).
+import { join } from 'node:path';
+import { catalogFile, listChunkIds, readChunk } from '../archive/archive-store.ts';
+import type { Chunk } from '../archive/chunk-file.ts';
+import { TOKENIZER_VERSION } from '../archive/keywords.ts';
+import { touchLock } from '../runtime/lock.ts';
+import type { Logger } from '../runtime/log.ts';
+import { sanitizeName } from '../runtime/paths.ts';
+import { ensureDir, listDir, openRangeReader, readTextFile, removePath, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { concatPostings, SegmentBuilder } from './builder.ts';
+import { decodePostings, encodeBucket, encodeSegment, type IndexedDoc, type Postings, SegmentReader } from './segment.ts';
+
+export const MANIFEST_VERSION = 1;
+
+export interface Manifest {
+  version: typeof MANIFEST_VERSION;
+  /** TOKENIZER_VERSION the terms were made with; another one means a rebuild. */
+  tokenizer: number;
+  /** Number of the next segment file. */
+  next: number;
+  /** Oldest first. */
+  segments: Array<{ name: string; docs: number }>;
+  /** Bytes of each session's catalog.jsonl already indexed. */
+  catalogs: Record<string, number>;
+  /** Docs hidden in a segment because a newer segment has the chunk again (or its session is gone). */
+  deleted: Record<string, number[]>;
+}
+
+/** Chunks per new segment: bounds the memory of a catch-up and saves progress as it goes. */
+const BATCH_DOCS = 4_000;
+/** A catalog line whose chunk file is missing this close to the end is being written now: wait for it. */
+const CATALOG_GRACE_BYTES = 256 * 1024;
+/** Merge the newest two segments while the older is at most this many times the newer. */
+const MERGE_RATIO = 2;
+
+export const indexDir = (store: Store) => store.path('index');
+const manifestFile = (store: Store) => join(indexDir(store), 'manifest.json');
+
+function emptyManifest(): Manifest {
+  return { version: MANIFEST_VERSION, tokenizer: TOKENIZER_VERSION, next: 1, segments: [], catalogs: {}, deleted: {} };
+}
+
+/** The manifest, or undefined when there is none; a corrupt one is reported and read as undefined. */
+export function readManifest(store: Store, log: Logger): Manifest | undefined {
+  const text = readTextFile(manifestFile(store));
+  if (text === undefined) return undefined;
+  try {
+    const m = JSON.parse(text) as Partial<Manifest>;
+    if (m.version !== MANIFEST_VERSION) throw new Error(`unknown version ${JSON.stringify(m.version)}`);
+    if (typeof m.next !== 'number' || !Array.isArray(m.segments) || typeof m.catalogs !== 'object' || typeof m.deleted !== 'object')
+      throw new Error('missing fields');
+    if (m.tokenizer !== TOKENIZER_VERSION) {
+      log.info(`search index made by tokenizer ${String(m.tokenizer)}, this version has ${TOKENIZER_VERSION}; rebuilding it`);
+      return undefined;
+    }
+    return m as Manifest;
+  } catch (error) {
+    log.warn(`${manifestFile(store)}: ${(error as Error).message}; the index will be rebuilt`);
+    return undefined;
+  }
+}
+
+function saveManifest(store: Store, m: Manifest): void {
+  writeFileAtomic(manifestFile(store), `${JSON.stringify(m)}\n`);
+}
+
+function openSegment(store: Store, name: string): SegmentReader | undefined {
+  const source = openRangeReader(join(indexDir(store), name));
+  if (source === undefined) return undefined;
+  try {
+    return new SegmentReader(name, source);
+  } catch (error) {
+    source.close();
+    throw error;
+  }
+}
+
+export interface LiveSegment {
+  reader: SegmentReader;
+  deleted: ReadonlySet<number>;
+}
+
+/** What a query reads: the live segments and the corpus figures BM25 needs. */
+export interface IndexView {
+  segments: LiveSegment[];
+  /** Live docs. */
+  docs: number;
+  fieldTokens: [number, number, number];
+  /** Segments that could not be read (left out; a search rebuilds the index). */
+  damaged: string[];
+  close(): void;
+}
+
+/**
+ * Open the segments the manifest names. A segment merged away between reading the manifest and
+ * opening it means a newer manifest: read again. A corrupt segment is skipped with a log line (the
+ * next refresh rebuilds the index).
+ */
+export function openIndex(store: Store, log: Logger): IndexView {
+  for (let attempt = 0; ; attempt++) {
+    const m = readManifest(store, log) ?? emptyManifest();
+    const segments: LiveSegment[] = [];
+    const damaged: string[] = [];
+    let vanished = false;
+    for (const { name } of m.segments) {
+      let reader: SegmentReader | undefined;
+      try {
+        reader = openSegment(store, name);
+      } catch (error) {
+        log.warn(`index segment ${name}: ${(error as Error).message}; skipped`);
+        damaged.push(name);
+        continue;
+      }
+      if (reader === undefined) {
+        vanished = true;
+        break;
+      }
+      segments.push({ reader, deleted: new Set(m.deleted[name] ?? []) });
+    }
+    if (vanished && attempt < 3) {
+      for (const s of segments) s.reader.close();
+      continue;
+    }
+    if (vanished) damaged.push('(a segment the manifest names is missing)');
+    const fieldTokens: [number, number, number] = [0, 0, 0];
+    let docs = 0;
+    for (const s of segments) {
+      docs += s.reader.docs - s.deleted.size;
+      s.reader.footer.fieldTokens.forEach((t, f) => {
+        fieldTokens[f] = (fieldTokens[f] as number) + t;
+      });
+    }
+    return {
+      segments,
+      docs,
+      fieldTokens,
+      damaged,
+      close: () => {
+        for (const s of segments) s.reader.close();
+      },
+    };
+  }
+}
+
+export interface RefreshOptions {
+  /** Epoch ms after which no new batch starts (a hook's deadline); what was done is kept. */
+  deadline?: number;
+  /** Segments bigger than this together are not merged now (a hook leaves big merges to the CLI). */
+  maxMergeDocs?: number;
+  /** Drop the index and rebuild it from the chunk files (all sessions). */
+  rebuild?: boolean;
+  /** How long to wait for another process's refresh. */
+  waitMs?: number;
+}
+
+export interface RefreshResult {
+  /** Chunks indexed by this call. */
+  indexed: number;
+  /** False when the deadline stopped it or the lock stayed busy. */
+  complete: boolean;
+}
+
+/** Sessions whose catalog differs from what the manifest indexed (or that are gone). */
+function staleSessions(store: Store, m: Manifest): { grown: string[]; reset: string[]; gone: string[] } {
+  const grown: string[] = [];
+  const reset: string[] = [];
+  const gone: string[] = [];
+  const present = new Set<string>();
+  for (const id of listDir(store.path('sessions'))) {
+    if (sanitizeName(id) !== id) continue;
+    present.add(id);
+    const size = statSafe(catalogFile(store, id))?.size ?? 0;
+    const done = m.catalogs[id] ?? 0;
+    if (size > done) grown.push(id);
+    else if (size < done) reset.push(id);
+  }
+  for (const id of Object.keys(m.catalogs)) if (!present.has(id)) gone.push(id);
+  return { grown, reset, gone };
+}
+
+/** Every segment the manifest names is there (a deleted one must trigger a rebuild, not go unnoticed). */
+function segmentsPresent(store: Store, m: Manifest): boolean {
+  return m.segments.every(({ name }) => statSafe(join(indexDir(store), name))?.isFile() === true);
+}
+
+/** Bring the index up to date with every session's catalog. Cheap when nothing changed (no lock). */
+export async function refreshIndex(store: Store, log: Logger, options: RefreshOptions = {}): Promise<RefreshResult> {
+  if (options.rebuild !== true) {
+    const m = readManifest(store, log);
+    if (m !== undefined) {
+      const { grown, reset, gone } = staleSessions(store, m);
+      if (grown.length === 0 && reset.length === 0 && gone.length === 0 && segmentsPresent(store, m)) return { indexed: 0, complete: true };
+    }
+  }
+  ensureDir(indexDir(store));
+  const result = await store.withLock(manifestFile(store), () => refreshLocked(store, log, options), { waitMs: options.waitMs ?? 5_000 });
+  return result ?? { indexed: 0, complete: false };
+}
+
+function refreshLocked(store: Store, log: Logger, options: RefreshOptions): RefreshResult {
+  const dir = indexDir(store);
+  let m = readManifest(store, log);
+  const fresh = m === undefined || options.rebuild === true;
+  const readers = new Map<string, SegmentReader>();
+  if (!fresh && m !== undefined) {
+    for (const { name } of m.segments) {
+      try {
+        const reader = openSegment(store, name);
+        if (reader === undefined) throw new Error('missing');
+        readers.set(name, reader);
+      } catch (error) {
+        log.warn(`index segment ${name}: ${(error as Error).message}; rebuilding the index`);
+        m = undefined;
+        break;
+      }
+    }
+  }
+  if (fresh || m === undefined) {
+    for (const r of readers.values()) r.close();
+    readers.clear();
+    // Numbers go on from the files there: a reader holding the old manifest must not open a new
+    // segment under an old name.
+    const last = Math.max(m?.next ?? 1, ...listDir(dir).map((n) => Number(/^seg-(\d+)\.bin$/.exec(n)?.[1] ?? 0) + 1));
+    m = { ...emptyManifest(), next: last };
+    // Leftovers of the per-session indexes of earlier versions.
+    for (const id of listDir(store.path('sessions'))) removePath(join(store.path('sessions', id), 'index.json'));
+  }
+  const manifest = m;
+  const listed = new Set(manifest.segments.map((s) => s.name));
+  // Under the lock no other writer exists: any file the manifest does not name is a leftover.
+  for (const name of listDir(dir)) if (name !== 'manifest.json' && !name.endsWith('.lock') && !listed.has(name)) removePath(join(dir, name));
+
+  try {
+    const { grown, reset, gone } = staleSessions(store, manifest);
+    if (reset.length > 0 || gone.length > 0) {
+      hideSessions(manifest, readers, new Set([...reset, ...gone]));
+      for (const id of [...reset, ...gone]) delete manifest.catalogs[id];
+      saveManifest(store, manifest);
+    }
+    return addNew(store, log, manifest, readers, [...grown, ...reset], options, fresh);
+  } finally {
+    for (const r of readers.values()) r.close();
+  }
+}
+
+/** Hide every doc of these sessions (their catalog shrank or the session is gone). */
+function hideSessions(m: Manifest, readers: Map<string, SegmentReader>, sessions: ReadonlySet<string>): void {
+  for (const { name } of m.segments) {
+    const reader = readers.get(name);
+    if (reader === undefined) continue;
+    const ords = new Set(reader.footer.sessions.flatMap((s, i) => (sessions.has(s) ? [i] : [])));
+    if (ords.size === 0) continue;
+    const hidden = new Set(m.deleted[name] ?? []);
+    const column = reader.session();
+    for (let d = 0; d < column.length; d++) if (ords.has(column[d] as number)) hidden.add(d);
+    m.deleted[name] = [...hidden].sort((a, b) => a - b);
+  }
+}
+
+function addNew(
+  store: Store,
+  log: Logger,
+  m: Manifest,
+  readers: Map<string, SegmentReader>,
+  sessions: readonly string[],
+  options: RefreshOptions,
+  rebuild: boolean,
+): RefreshResult {
+  const pending = new Map<string, Chunk>();
+  const offsets: Record<string, number> = {};
+  let indexed = 0;
+  const flush = () => {
+    if (pending.size > 0) {
+      indexed += pending.size;
+      writeSegment(store, m, readers, [...pending.values()]);
+      pending.clear();
+    }
+    Object.assign(m.catalogs, offsets);
+    saveManifest(store, m);
+    touchLock(manifestFile(store)); // a long rebuild stays a live lock
+    // After every batch, so a rebuild rewrites each doc O(log n) times, not once per batch.
+    mergeSmall(store, log, m, readers, options.maxMergeDocs ?? Number.POSITIVE_INFINITY);
+  };
+  const late = () => options.deadline !== undefined && Date.now() > options.deadline;
+  for (const sessionId of sessions) {
+    if (late()) break;
+    const size = statSafe(catalogFile(store, sessionId))?.size ?? 0;
+    const from = m.catalogs[sessionId] ?? 0;
+    offsets[sessionId] = readCatalog(store, log, sessionId, from, size, pending);
+    if (rebuild && from === 0) {
+      // A rebuild also takes chunk files the catalog does not list (a catalog lost or damaged).
+      for (const id of listChunkIds(store, sessionId)) if (!pending.has(id)) addChunk(store, log, sessionId, id, pending);
+    }
+    if (pending.size >= BATCH_DOCS) flush();
+  }
+  flush();
+  return { indexed, complete: !late() };
+}
+
+function addChunk(store: Store, log: Logger, sessionId: string, id: string, pending: Map<string, Chunk>): 'ok' | 'missing' | 'bad' {
+  const read = readChunk(store, sessionId, id);
+  if (read === undefined) return 'missing';
+  if (!read.ok) {
+    log.warn(`chunk ${sessionId}/${id}: ${read.reason}; skipped (ctxl reindex repairs the index)`);
+    return 'bad';
+  }
+  pending.delete(id); // listed again: the newest copy, in its new place
+  pending.set(id, read.chunk);
+  return 'ok';
+}
+
+/**
+ * Read the catalog lines from byte `from`, add their chunks, and return the offset read up to.
+ * Writers list a chunk just before writing its file, so a missing file near the end is one being
+ * written now: stop there and read it next time. One far behind the end is a crash leftover: skip it.
+ */
+function readCatalog(store: Store, log: Logger, sessionId: string, from: number, size: number, pending: Map<string, Chunk>): number {
+  const source = openRangeReader(catalogFile(store, sessionId));
+  if (source === undefined) return from;
+  let bytes: Buffer;
+  try {
+    bytes = source.read(from, Math.min(size, source.size) - from);
+  } finally {
+    source.close();
+  }
+  let at = 0;
+  for (;;) {
+    const nl = bytes.indexOf(10, at);
+    if (nl === -1) break; // the tail after the last newline: a line being appended
+    let id: string | undefined;
+    try {
+      const value = (JSON.parse(bytes.toString('utf8', at, nl)) as { id?: unknown }).id;
+      if (typeof value === 'string' && sanitizeName(value) === value) id = value;
+    } catch {}
+    if (id !== undefined && addChunk(store, log, sessionId, id, pending) === 'missing') {
+      if (bytes.length - at < CATALOG_GRACE_BYTES) break;
+      log.warn(`chunk ${sessionId}/${id}: listed in the catalog but its file is missing; skipped`);
+    }
+    at = nl + 1;
+  }
+  return from + at;
+}
+
+/** Write the chunks as a new segment and hide their older copies. */
+function writeSegment(store: Store, m: Manifest, readers: Map<string, SegmentReader>, chunks: readonly Chunk[]): void {
+  const builder = new SegmentBuilder();
+  for (const chunk of chunks) builder.add(chunk);
+  const ids = chunks.map((c) => c.id);
+  for (const { name } of m.segments) {
+    const reader = readers.get(name);
+    if (reader === undefined) continue;
+    const hidden = new Set(m.deleted[name] ?? []);
+    const before = hidden.size;
+    for (const id of ids) {
+      const doc = reader.findId(id);
+      if (doc >= 0) hidden.add(doc);
+    }
+    if (hidden.size !== before) m.deleted[name] = [...hidden].sort((a, b) => a - b);
+  }
+  addSegment(store, m, readers, builder.encode(), builder.size);
+}
+
+function addSegment(store: Store, m: Manifest, readers: Map<string, SegmentReader>, bytes: Uint8Array, docs: number): string {
+  const name = `seg-${String(m.next).padStart(6, '0')}.bin`;
+  m.next += 1;
+  writeFileAtomic(join(indexDir(store), name), bytes);
+  m.segments.push({ name, docs });
+  const reader = openSegment(store, name);
+  if (reader !== undefined) readers.set(name, reader);
+  return name;
+}
+
+/** Merge the newest segments while they are of similar size: O(log n) segments, each doc rewritten O(log n) times. */
+function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number): void {
+  for (;;) {
+    const n = m.segments.length;
+    const older = m.segments[n - 2];
+    const newer = m.segments[n - 1];
+    if (older === undefined || newer === undefined) return;
+    if (older.docs > MERGE_RATIO * newer.docs || older.docs + newer.docs > maxDocs) return;
+    const a = readers.get(older.name);
+    const b = readers.get(newer.name);
+    if (a === undefined || b === undefined) return;
+    const { bytes, docs } = mergeSegments([
+      { reader: a, deleted: new Set(m.deleted[older.name] ?? []) },
+      { reader: b, deleted: new Set(m.deleted[newer.name] ?? []) },
+    ]);
+    m.segments.splice(n - 2, 2);
+    delete m.deleted[older.name];
+    delete m.deleted[newer.name];
+    const merged = addSegment(store, m, readers, bytes, docs); // where the two were: the newest
+    saveManifest(store, m);
+    for (const r of [a, b]) {
+      r.close();
+      readers.delete(r.name);
+      removePath(join(indexDir(store), r.name));
+    }
+    log.debug(`index: merged ${older.name} and ${newer.name} into ${merged} (${docs} docs)`);
+    touchLock(manifestFile(store));
+  }
+}
+
+/** One segment from several, in order, without their hidden docs. */
+export function mergeSegments(parts: readonly LiveSegment[]): { bytes: Uint8Array; docs: number } {
+  const docs: IndexedDoc[] = [];
+  const remaps = parts.map(({ reader, deleted }) => {
+    reader.loadIds();
+    const remap = new Int32Array(reader.docs).fill(-1);
+    for (let d = 0; d < reader.docs; d++) {
+      if (deleted.has(d)) continue;
+      remap[d] = docs.length;
+      docs.push(docAt(reader, d));
+    }
+    return remap;
+  });
+  const keys = [...new Set(parts.flatMap((p) => p.reader.bucketKeys()))].sort();
+  const buckets = keys.map((key) => {
+    const terms = new Map<string, Array<{ postings: Postings; remap: Int32Array }>>();
+    parts.forEach(({ reader }, i) => {
+      const bucket = reader.readBucket(key);
+      if (bucket === undefined) return;
+      const { head, postings } = bucket;
+      head.terms.forEach((term, t) => {
+        let list = terms.get(term);
+        if (list === undefined) {
+          list = [];
+          terms.set(term, list);
+        }
+        list.push({ postings: decodePostings(postings, head.starts[t] as number, head.dfs[t] as number), remap: remaps[i] as Int32Array });
+      });
+    });
+    const merged: Array<[string, Postings]> = [];
+    for (const term of [...terms.keys()].sort()) {
+      const postings = concatPostings(terms.get(term) ?? []);
+      if (postings.length > 0) merged.push([term, postings]);
+    }
+    return merged.length === 0 ? undefined : ([key, encodeBucket(merged)] as const);
+  });
+  return {
+    bytes: encodeSegment(
+      docs,
+      buckets.filter((b) => b !== undefined),
+    ),
+    docs: docs.length,
+  };
+}
+
+export function docAt(reader: SegmentReader, d: number): IndexedDoc {
+  const f = reader.footer;
+  const kindPhase = reader.kindPhase()[d] as number;
+  const lengths = reader.lengths();
+  return {
+    id: reader.id(d),
+    session: f.sessions[reader.session()[d] as number] ?? '',
+    project: f.projects[reader.project()[d] as number] ?? '',
+    kind: f.kinds[Math.floor(kindPhase / 65536)] ?? '',
+    phase: f.phases[kindPhase % 65536] ?? '',
+    time: reader.time()[d] as number,
+    files: reader.files(d),
+    lengths: [lengths[d * 3] as number, lengths[d * 3 + 1] as number, lengths[d * 3 + 2] as number],
+  };
+}

@@ -1,0 +1,1221 @@
+// The on-disk search index of L2 (lib/index/*) and the search over it (lib/recall/search.ts):
+// varints, segment files read back column by column and bucket by bucket, corruption handled by a
+// rebuild, incremental refreshes that never duplicate or lose a chunk, merges that do not change a
+// ranking, catalog lines whose file is late or missing, removed sessions, real CLI processes racing
+// on one data dir, `ctxl reindex`, the query filters and the bounded edit distance.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogFile, chunkPath, writeChunks } from '../../lib/archive/archive-store.ts';
+import { type Chunk, renderChunk } from '../../lib/archive/chunk-file.ts';
+import { tokenize } from '../../lib/archive/keywords.ts';
+import { concatPostings, SegmentBuilder } from '../../lib/index/builder.ts';
+import { ByteWriter, VarintReader } from '../../lib/index/bytes.ts';
+import { docAt, type Manifest, mergeSegments, openIndex, refreshIndex } from '../../lib/index/search-index.ts';
+import {
+  bucketize,
+  bucketOf,
+  decodeBucketHead,
+  decodePostings,
+  encodeBucket,
+  type Footer,
+  findTerm,
+  POSTING_WIDTH,
+  type Postings,
+  SegmentReader,
+} from '../../lib/index/segment.ts';
+import { parseQuery } from '../../lib/recall/query.ts';
+import { editDistance, type RecallResult, search } from '../../lib/recall/search.ts';
+import { tryLock } from '../../lib/runtime/lock.ts';
+import type { Logger } from '../../lib/runtime/log.ts';
+import { openRangeReader, openStore, type Store, writeFileAtomic } from '../../lib/runtime/store.ts';
+import { captureLogger } from './helpers/logger.ts';
+import { fixturePath } from './helpers/manifest.ts';
+import { distDir } from './helpers/paths.ts';
+import { baseEnv, type ProcEnv, type RunResult, runCli } from './helpers/proc.ts';
+import { useTempDirs } from './helpers/tmp.ts';
+
+const tempDir = useTempDirs('ctxl-index-');
+
+// ---- helpers ----
+
+/** Fixed "now" for queries (since:), and the base of chunk timestamps. */
+const NOW = new Date('2025-06-10T00:00:00.000Z');
+const DAY = 86_400_000;
+const PROJECT = '/work/proj-main';
+const OTHER_PROJECT = '/work/proj-other';
+
+/** A chunk id as the chunker makes them: 16 lowercase hex characters. */
+const hexId = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 16);
+
+// Every chunk gets its own timestamp (unless given), so ties in a ranking break the same way
+// whatever the segment layout.
+let clock = 0;
+
+function chunk(name: string, text: string, extra: Partial<Chunk> = {}): Chunk {
+  clock += 1;
+  return {
+    version: 1,
+    id: hexId(name),
+    session: 'sess-a',
+    project: PROJECT,
+    phase: 'implementation',
+    type: 'assistant',
+    files: [],
+    timestamp: new Date(NOW.getTime() - DAY + clock * 1000).toISOString(),
+    sourceUuids: [`uuid-${name}`],
+    keywords: [],
+    title: name,
+    text,
+    ...extra,
+  };
+}
+
+/** A small seeded PRNG (mulberry32): the same corpus on every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A word no other chunk holds: `zq` + 8 random letters + `x`. Ending in x keeps the stemmer off it;
+ * random letters keep any two such words more than two edits apart, so fuzzy matching cannot
+ * confuse them.
+ */
+function planted(i: number): string {
+  const rnd = prng(1000 + i);
+  let w = 'zq';
+  for (let k = 0; k < 8; k++) w += String.fromCharCode(97 + Math.floor(rnd() * 26));
+  return `${w}x`;
+}
+
+const VOCAB = (
+  'server config timeout parser render cache deploy branch commit schema widget buffer socket thread module vector matrix kernel ' +
+  'router bundle plugin layout cursor format stream packet signal worker ledger configuration serialization authentication middleware'
+).split(' ');
+
+function fillerText(rnd: () => number, words: number): string {
+  return Array.from({ length: words }, () => VOCAB[Math.floor(rnd() * VOCAB.length)]).join(' ');
+}
+
+function setup() {
+  const root = tempDir();
+  const data = join(root, 'data');
+  const log = captureLogger();
+  const store = openStore(data, log);
+  return { root, data, log, store };
+}
+
+async function find(store: Store, log: Logger, raw: string, options: { projectRoot?: string; limit?: number } = {}): Promise<RecallResult[]> {
+  return search(parseQuery(raw, NOW), { store, log, now: NOW, projectRoot: options.projectRoot, limit: options.limit ?? 100 });
+}
+
+const refsOf = (results: readonly RecallResult[]) => results.map((r) => r.ref);
+const sortedRefs = (results: readonly RecallResult[]) => refsOf(results).sort();
+const idsOf = (chunks: readonly Chunk[]) => chunks.map((c) => c.id).sort();
+
+/** Chunks grouped by session, in order (Map.groupBy needs Node 21). */
+function bySession(chunks: readonly Chunk[]): Map<string, Chunk[]> {
+  const out = new Map<string, Chunk[]>();
+  for (const c of chunks) out.set(c.session, [...(out.get(c.session) ?? []), c]);
+  return out;
+}
+
+/** Ids of the live (not hidden) docs of the index, duplicates kept. */
+function liveIds(store: Store, log: Logger): string[] {
+  const view = openIndex(store, log);
+  try {
+    const out: string[] = [];
+    for (const { reader, deleted } of view.segments) for (let d = 0; d < reader.docs; d++) if (!deleted.has(d)) out.push(reader.id(d));
+    expect(view.docs).toBe(out.length);
+    return out;
+  } finally {
+    view.close();
+  }
+}
+
+/** Chunk ids of every chunk file on disk, over all sessions. */
+function chunkIdsOnDisk(data: string): string[] {
+  const sessions = join(data, 'sessions');
+  const out: string[] = [];
+  for (const sid of readdirSync(sessions)) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(join(sessions, sid, 'archived'));
+    } catch {}
+    for (const f of files) if (f.endsWith('.md')) out.push(f.slice(0, -3));
+  }
+  return out.sort();
+}
+
+const readManifest = (data: string) => JSON.parse(readFileSync(join(data, 'index', 'manifest.json'), 'utf8')) as Manifest;
+
+/** Half of what writeChunks does: the chunk file without its catalog line, or catalog lines without their files. */
+const writeChunkFileOnly = (store: Store, c: Chunk) => {
+  mkdirSync(join(store.root, 'sessions', c.session, 'archived'), { recursive: true });
+  writeFileAtomic(chunkPath(store, c.session, c.id), renderChunk(c));
+};
+const catalogLine = (id: string) => `${JSON.stringify({ v: 1, id })}\n`;
+const appendCatalogOnly = (store: Store, sessionId: string, ids: readonly string[]) => {
+  mkdirSync(join(store.root, 'sessions', sessionId), { recursive: true });
+  appendFileSync(catalogFile(store, sessionId), ids.map(catalogLine).join(''));
+};
+
+/** Expected postings of chunks put in a segment in this order: the tokenizer applied per field. */
+function expectedPostings(chunks: readonly Chunk[]): Map<string, Postings> {
+  const out = new Map<string, Postings>();
+  chunks.forEach((c, doc) => {
+    const counts = new Map<string, [number, number, number]>();
+    [c.text, c.keywords.join(' '), c.files.join(' ')].forEach((field, f) => {
+      for (const term of tokenize(field)) {
+        const tf = counts.get(term) ?? [0, 0, 0];
+        tf[f] = (tf[f] ?? 0) + 1;
+        counts.set(term, tf);
+      }
+    });
+    for (const [term, tf] of counts) {
+      const list = out.get(term) ?? [];
+      list.push(doc, ...tf);
+      out.set(term, list);
+    }
+  });
+  return out;
+}
+
+/**
+ * Every term and its postings, read back bucket by bucket both ways a reader offers: whole
+ * (merging) and head first, then the postings of one term by a positioned read (queries). Checks
+ * that keys and terms are sorted and that each head's frequencies match its postings.
+ */
+function allPostings(reader: SegmentReader): Map<string, Postings> {
+  const out = new Map<string, Postings>();
+  const keys = reader.bucketKeys();
+  expect(keys).toEqual([...keys].sort());
+  for (const key of keys) {
+    const whole = reader.readBucket(key);
+    const head = reader.bucket(key);
+    expect(whole).toBeDefined();
+    if (whole === undefined || head === undefined) throw new Error(`bucket ${key} missing`);
+    expect(head).toEqual(whole.head);
+    expect(head.terms).toEqual([...head.terms].sort());
+    head.terms.forEach((term, t) => {
+      expect(bucketOf(term)).toBe(key);
+      const postings = decodePostings(whole.postings, head.starts[t] as number, head.dfs[t] as number);
+      const { bytes, base } = reader.postings(key, t, t);
+      expect(decodePostings(bytes, (head.starts[t] as number) - base, head.dfs[t] as number)).toEqual(postings);
+      expect(head.dfs[t]).toBe(postings.length / POSTING_WIDTH);
+      expect(head.fieldDfs[t]).toEqual([1, 2, 3].map((f) => postings.filter((v, i) => i % POSTING_WIDTH === f && v > 0).length));
+      out.set(term, postings);
+    });
+  }
+  return out;
+}
+
+/** The postings of one term in a segment, or undefined when it has none. */
+function termPostings(reader: SegmentReader, term: string): Postings | undefined {
+  const bucket = reader.readBucket(bucketOf(term));
+  const at = bucket === undefined ? -1 : findTerm(bucket.head.terms, term);
+  if (bucket === undefined || at < 0) return undefined;
+  return decodePostings(bucket.postings, bucket.head.starts[at] as number, bucket.head.dfs[at] as number);
+}
+
+function openReader(file: string, name = 'seg-test.bin'): SegmentReader {
+  const source = openRangeReader(file);
+  if (source === undefined) throw new Error(`${file} missing`);
+  return new SegmentReader(name, source);
+}
+
+function runCliAsync(args: string[], env: ProcEnv, cwd: string): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(distDir, 'cli.mjs'), ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+interface CliRecall {
+  query: string;
+  results: Array<{ ref: string; score: number; sessionId: string; snippet: string }>;
+}
+
+// ---- 1. varints ----
+
+describe('ByteWriter and VarintReader', () => {
+  const VALUES = [0, 1, 127, 128, 255, 300, 16_383, 16_384, 2 ** 21, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 7, 2 ** 40, 2 ** 40 + 12_345, Number.MAX_SAFE_INTEGER];
+
+  it('round-trips varints of every width, in sequence', () => {
+    const w = new ByteWriter();
+    for (const v of VALUES) w.varint(v);
+    const r = new VarintReader(w.result());
+    expect(VALUES.map(() => r.next())).toEqual(VALUES);
+    expect(r.pos).toBe(w.length);
+  });
+
+  it('writes LEB128: 7 bits a byte, low group first, high bit set on all but the last', () => {
+    const bytes = (v: number) => {
+      const w = new ByteWriter();
+      w.varint(v);
+      return [...w.result()];
+    };
+    expect(bytes(0)).toEqual([0]);
+    expect(bytes(127)).toEqual([0x7f]);
+    expect(bytes(128)).toEqual([0x80, 0x01]);
+    expect(bytes(300)).toEqual([0xac, 0x02]);
+    expect(bytes(2 ** 31)).toEqual([0x80, 0x80, 0x80, 0x80, 0x08]);
+    expect(bytes(2 ** 40)).toHaveLength(6);
+  });
+
+  it('grows past its first buffer and aligns with zero bytes', () => {
+    const w = new ByteWriter();
+    for (let i = 0; i < 1000; i++) w.varint(2 ** 31 + i); // 5 bytes each: well past 1 KiB
+    w.bytes(new Uint8Array([9, 9, 9]));
+    w.align(8);
+    expect(w.length % 8).toBe(0);
+    const out = w.result();
+    expect(out.length).toBe(w.length);
+    expect([...out.subarray(5003)]).toEqual(new Array(w.length - 5003).fill(0));
+    const r = new VarintReader(out);
+    for (let i = 0; i < 1000; i++) expect(r.next()).toBe(2 ** 31 + i);
+  });
+
+  it('throws on a truncated varint and on one too long to be a number', () => {
+    const w = new ByteWriter();
+    w.varint(2 ** 40);
+    const whole = w.result();
+    expect(() => new VarintReader(whole.subarray(0, whole.length - 1)).next()).toThrow(/past the end/);
+    expect(() => new VarintReader(new Uint8Array(0)).next()).toThrow(/past the end/);
+    expect(() => new VarintReader(new Uint8Array(12).fill(0x80)).next()).toThrow(/too long/);
+    // A reader positioned at the end has nothing left either.
+    expect(() => new VarintReader(whole, whole.length).next()).toThrow(/past the end/);
+  });
+});
+
+// ---- 2. segments ----
+
+describe('segment files', () => {
+  const chunks = (): Chunk[] => [
+    chunk('seg-1', 'The server timeout is configured in parseConfigFile; timeouts timeouts.', {
+      keywords: ['parseConfigFile', 'timeout'],
+      files: ['src/config/parse.ts'],
+      session: 'sess-one',
+      type: 'user',
+      phase: 'planning',
+    }),
+    chunk('seg-2', 'Straße naïve café 日本語テキスト and x𝒳yz in one line', { session: 'sess-one', phase: 'implementation' }),
+    chunk('seg-3', 'npm run build failed with ENOENT', {
+      type: 'tool',
+      tool: 'Bash',
+      session: 'sess-two',
+      project: OTHER_PROJECT,
+      files: ['src/zygomorphic.ts', 'README'],
+      keywords: ['ENOENT'],
+    }),
+    chunk('seg-4', 'summary of the work so far', { type: 'summary', session: 'sess-two', phase: '', timestamp: 'not a time' }),
+    chunk('seg-5', 'server server server', { session: 'sess-three', type: 'tool', tool: 'Read', files: ['lib/a.ts', 'lib/b.ts', 'lib/c.ts'] }),
+  ];
+
+  function writeSegment(dir: string, list: readonly Chunk[]) {
+    const builder = new SegmentBuilder();
+    for (const c of list) builder.add(c);
+    const file = join(dir, 'seg-test.bin');
+    writeFileAtomic(file, builder.encode());
+    return { builder, file };
+  }
+
+  it('reads back docs, columns, ids and files', () => {
+    const list = chunks();
+    const { builder, file } = writeSegment(tempDir(), list);
+    const reader = openReader(file);
+    try {
+      expect(reader.docs).toBe(list.length);
+      const f = reader.footer;
+      const session = reader.session();
+      const project = reader.project();
+      const kindPhase = reader.kindPhase();
+      const time = reader.time();
+      const lengths = reader.lengths();
+      const kinds = ['user', 'assistant', 'tool:Bash', 'summary', 'tool:Read'];
+      list.forEach((c, d) => {
+        expect(reader.id(d)).toBe(c.id);
+        expect(f.sessions[session[d] as number]).toBe(c.session);
+        expect(f.projects[project[d] as number]).toBe(c.project);
+        expect(f.kinds[Math.floor((kindPhase[d] as number) / 65536)]).toBe(kinds[d]);
+        expect(f.phases[(kindPhase[d] as number) % 65536]).toBe(c.phase);
+        expect(time[d]).toBe(Number.isFinite(Date.parse(c.timestamp)) ? Date.parse(c.timestamp) : 0);
+        const expected = [tokenize(c.text).length, tokenize(c.keywords.join(' ')).length, tokenize(c.files.join(' ')).length];
+        expect([lengths[d * 3], lengths[d * 3 + 1], lengths[d * 3 + 2]]).toEqual(expected);
+        expect(reader.files(d)).toEqual(c.files);
+        expect(reader.findId(c.id)).toBe(d);
+        // docAt (what a merge copies) gives back exactly what the builder stored.
+        expect(docAt(reader, d)).toEqual(builder.docs[d]);
+      });
+      expect(f.sessions).toEqual(['sess-one', 'sess-two', 'sess-three']);
+      expect(reader.findId(hexId('not there'))).toBe(-1);
+      expect(reader.findId('0000000000000000')).toBe(-1);
+      expect(reader.findId('ffffffffffffffff')).toBe(-1);
+      // Corpus figures for BM25: tokens per field over all docs.
+      const sum = (f: number) => list.reduce((n, c) => n + tokenize([c.text, c.keywords.join(' '), c.files.join(' ')][f] ?? '').length, 0);
+      expect(f.fieldTokens).toEqual([sum(0), sum(1), sum(2)]);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('stores every term with the postings the chunks give, buckets and terms sorted', () => {
+    const list = chunks();
+    const { file } = writeSegment(tempDir(), list);
+    const reader = openReader(file);
+    try {
+      const got = allPostings(reader);
+      const expected = expectedPostings(list);
+      expect(new Map([...got].sort())).toEqual(new Map([...expected].sort()));
+      // tf per field: "server" 3× in seg-5's text, once in seg-1's.
+      expect(got.get('server')).toEqual([0, 1, 0, 0, 4, 3, 0, 0]);
+      // Keywords and text both count: "timeout" (stemmed from "timeouts") in seg-1's text and keywords.
+      expect(got.get('timeout')).toEqual([0, 3, 1, 0]);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('finds unicode terms, including one whose bucket key is half a surrogate pair', () => {
+    const list = chunks();
+    const { file } = writeSegment(tempDir(), list);
+    const reader = openReader(file);
+    try {
+      for (const term of ['straße', 'naïve', 'café', '日本語テキスト', 'x𝒳yz']) {
+        expect(tokenize(list[1]?.text ?? '')).toContain(term);
+        expect(termPostings(reader, term), term).toEqual([1, 1, 0, 0]);
+      }
+      // "x𝒳yz" starts with half of a surrogate pair: its bucket key must survive the JSON footer.
+      expect(reader.bucketKeys()).toContain(bucketOf('x𝒳yz'));
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('keeps a term that only a file path holds in the files field', () => {
+    const list = chunks();
+    const { file } = writeSegment(tempDir(), list);
+    const reader = openReader(file);
+    try {
+      // doc 2 (seg-3): not in the text nor the keywords, once in the files.
+      expect(termPostings(reader, 'zygomorphic')).toEqual([2, 0, 0, 1]);
+      expect(reader.bucket(bucketOf('zygomorphic'))?.fieldDfs[findTerm(reader.bucket('zy')?.terms ?? [], 'zygomorphic')]).toEqual([0, 0, 1]);
+      expect(termPostings(reader, 'zygomorphicx')).toBeUndefined();
+      expect(reader.bucket('qq')).toBeUndefined();
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('encodes buckets with large doc gaps and term counts, and empty buckets', () => {
+    const terms: Array<[string, Postings]> = [
+      ['alpha', [0, 1, 0, 0, 5, 0, 2, 0, 2 ** 31, 3, 0, 7, 2 ** 40, 100_000, 1, 1]],
+      ['alphabet', [7, 0, 0, 1]],
+      ['alps', []],
+    ];
+    const encoded = encodeBucket(terms);
+    const head = decodeBucketHead(encoded.bytes.subarray(0, encoded.headLength));
+    expect(head.terms).toEqual(['alpha', 'alphabet', 'alps']);
+    expect(head.dfs).toEqual([4, 1, 0]);
+    expect(head.fieldDfs).toEqual([
+      [3, 2, 2],
+      [0, 0, 1],
+      [0, 0, 0],
+    ]);
+    const body = encoded.bytes.subarray(encoded.headLength);
+    expect(head.ends.at(-1)).toBe(body.length);
+    terms.forEach(([, postings], i) => {
+      expect(decodePostings(body, head.starts[i] as number, head.dfs[i] as number)).toEqual(postings);
+    });
+    expect(findTerm(head.terms, 'alphabet')).toBe(1);
+    expect(findTerm(head.terms, 'alph')).toBe(-1);
+    expect(findTerm(head.terms, 'zzz')).toBe(-1);
+    expect(findTerm([], 'a')).toBe(-1);
+    const empty = encodeBucket([]);
+    expect(decodeBucketHead(empty.bytes.subarray(0, empty.headLength)).terms).toEqual([]);
+    // A head cut short, or with bytes after it, is refused.
+    expect(() => decodeBucketHead(encoded.bytes.subarray(0, encoded.headLength - 2))).toThrow();
+    expect(() => decodeBucketHead(encoded.bytes.subarray(0, encoded.headLength + 1))).toThrow(/trailing bytes/);
+    // Postings cut short run past the end.
+    expect(() => decodePostings(body.subarray(0, body.length - 1), head.starts[1] as number, 1)).toThrow(/past the end/);
+  });
+
+  it('bucketize groups terms by their first two characters, keys and terms in JS order', () => {
+    const postings: Postings = [0, 1, 0, 0];
+    const out = bucketize(
+      new Map<string, Postings>([
+        ['zeta', postings],
+        ['alpha', postings],
+        ['al', postings],
+        ['b', postings],
+        ['alp', postings],
+        ['Éa', postings],
+      ]),
+    );
+    expect(out.map(([key, list]) => [key, list.map(([t]) => t)])).toEqual([
+      ['al', ['al', 'alp', 'alpha']],
+      ['b', ['b']],
+      ['ze', ['zeta']],
+      ['Éa', ['Éa']],
+    ]);
+  });
+
+  it('merges segments without their hidden docs, postings renumbered', () => {
+    const dir = tempDir();
+    const a = [chunk('m-a0', 'apple banana'), chunk('m-a1', 'cherry onlyhidden'), chunk('m-a2', 'apple cherry')];
+    const b = [chunk('m-b0', 'banana'), chunk('m-b1', 'cherry apple apple')];
+    const write = (name: string, list: Chunk[]) => {
+      const builder = new SegmentBuilder();
+      for (const c of list) builder.add(c);
+      writeFileAtomic(join(dir, name), builder.encode());
+      return openReader(join(dir, name), name);
+    };
+    const ra = write('a.bin', a);
+    const rb = write('b.bin', b);
+    const merged = mergeSegments([
+      { reader: ra, deleted: new Set([1]) },
+      { reader: rb, deleted: new Set() },
+    ]);
+    ra.close();
+    rb.close();
+    expect(merged.docs).toBe(4);
+    writeFileAtomic(join(dir, 'm.bin'), merged.bytes);
+    const rm = openReader(join(dir, 'm.bin'));
+    try {
+      const live = [a[0], a[2], b[0], b[1]] as Chunk[];
+      expect(live.map((_, d) => rm.id(d))).toEqual(live.map((c) => c.id));
+      expect(new Map([...allPostings(rm)].sort())).toEqual(new Map([...expectedPostings(live)].sort()));
+      // A term only the hidden doc had is gone, not left with an empty posting list.
+      expect(rm.bucket('on')?.terms ?? []).toEqual([]);
+      expect(termPostings(rm, 'onlyhidden')).toBeUndefined();
+    } finally {
+      rm.close();
+    }
+    // concatPostings: segment order kept, -1 drops a doc.
+    expect(
+      concatPostings([
+        { postings: [0, 1, 0, 0, 1, 2, 0, 0], remap: Int32Array.from([-1, 0]) },
+        { postings: [0, 0, 1, 0], remap: Int32Array.from([1]) },
+      ]),
+    ).toEqual([0, 2, 0, 0, 1, 0, 1, 0]);
+    expect(POSTING_WIDTH).toBe(4);
+  });
+});
+
+// ---- 3. corruption ----
+
+describe('corrupt segment files', () => {
+  /** The same segment with its footer JSON replaced (and the length in the tail updated). */
+  function rewriteFooter(bytes: Buffer, edit: (footer: Footer) => object): Buffer {
+    const length = bytes.readUInt32LE(bytes.length - 12);
+    const start = bytes.length - 12 - length;
+    const footer = Buffer.from(JSON.stringify(edit(JSON.parse(bytes.toString('utf8', start, start + length)) as Footer)));
+    const tail = Buffer.from(bytes.subarray(bytes.length - 12));
+    tail.writeUInt32LE(footer.length, 0);
+    return Buffer.concat([bytes.subarray(0, start), footer, tail]);
+  }
+
+  function segmentBytes(): Buffer {
+    const builder = new SegmentBuilder();
+    builder.add(chunk('c-1', 'alpha beta gamma'));
+    builder.add(chunk('c-2', 'delta epsilon'));
+    return Buffer.from(builder.encode());
+  }
+
+  const cases: Array<[string, (b: Buffer) => Buffer, RegExp]> = [
+    ['truncated (tail cut off)', (b) => b.subarray(0, b.length - 5), /seg-test\.bin: not a segment file/],
+    ['truncated to its first bytes', (b) => b.subarray(0, 6), /seg-test\.bin: too short/],
+    ['empty', () => Buffer.alloc(0), /seg-test\.bin: too short/],
+    [
+      'wrong magic',
+      (b) => {
+        const c = Buffer.from(b);
+        c.write('XTXLSEG\n', 0, 'latin1');
+        return c;
+      },
+      /seg-test\.bin: not a segment file/,
+    ],
+    [
+      'footer length out of range',
+      (b) => {
+        const c = Buffer.from(b);
+        c.writeUInt32LE(c.length, c.length - 12);
+        return c;
+      },
+      /seg-test\.bin: footer length out of range/,
+    ],
+    ['unknown footer version', (b) => rewriteFooter(b, (f) => ({ ...f, version: 9 })), /seg-test\.bin: unknown segment version 9/],
+    ['a footer without its sections', (b) => rewriteFooter(b, ({ sections: _s, ...f }) => f), /seg-test\.bin: footer lacks/],
+    [
+      'a bucket range past the end of the file',
+      (b) => rewriteFooter(b, (f) => ({ ...f, buckets: { ...f.buckets, al: [b.length - 4, 2, 100] } })),
+      /seg-test\.bin: bad bucket range/,
+    ],
+  ];
+
+  it.each(cases)('%s: SegmentReader throws a clear error', (_name, damage, message) => {
+    const file = join(tempDir(), 'seg-test.bin');
+    writeFileSync(file, damage(segmentBytes()));
+    expect(() => openReader(file)).toThrow(message);
+  });
+
+  it('a bucket whose postings do not add up is refused when read, naming the file', () => {
+    const bytes = segmentBytes();
+    const file = join(tempDir(), 'seg-test.bin');
+    const key = bucketOf('alpha');
+    writeFileSync(
+      file,
+      rewriteFooter(bytes, (f) => {
+        const [start, head, total] = f.buckets[key] as [number, number, number];
+        return { ...f, buckets: { ...f.buckets, [key]: [start, head, total - 1] } };
+      }),
+    );
+    const reader = openReader(file);
+    try {
+      expect(() => reader.readBucket(key)).toThrow(/seg-test\.bin: bucket al postings do not add up/);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('a footer that is not JSON makes SegmentReader throw, naming the file', () => {
+    const bytes = segmentBytes();
+    const length = bytes.readUInt32LE(bytes.length - 12);
+    const c = Buffer.from(bytes);
+    c.fill('#', c.length - 12 - length, c.length - 12);
+    const file = join(tempDir(), 'seg-test.bin');
+    writeFileSync(file, c);
+    expect(() => openReader(file)).toThrow(/seg-test\.bin/);
+  });
+});
+
+describe('corruption seen through the store: logged, then rebuilt', () => {
+  async function indexed() {
+    const env = setup();
+    const list = [0, 1, 2, 3, 4, 5].map((i) => chunk(`corrupt-${i}`, `filler text ${planted(i)}`, { session: i < 3 ? 'sess-a' : 'sess-b' }));
+    writeChunks(env.store, 'sess-a', list.slice(0, 3));
+    writeChunks(env.store, 'sess-b', list.slice(3));
+    await refreshIndex(env.store, env.log);
+    const segments = readManifest(env.data).segments;
+    expect(segments.length).toBeGreaterThan(0);
+    return { ...env, list, segments };
+  }
+
+  async function expectAllFound(store: Store, log: Logger, list: readonly Chunk[], from = 0) {
+    for (const [i, c] of list.entries()) expect(refsOf(await find(store, log, planted(from + i))), c.id).toEqual([c.id]);
+  }
+
+  it('a truncated segment is skipped with a log line, and the next refresh that has work rebuilds the index', async () => {
+    const { data, store, log, list, segments } = await indexed();
+    const seg = join(data, 'index', segments[0]?.name ?? '');
+    truncateSync(seg, statSync(seg).size - 20);
+    const view = openIndex(store, log);
+    expect(view.segments.map((s) => s.reader.name)).not.toContain(segments[0]?.name);
+    view.close();
+    expect(log.lines.some((l) => l.level === 'warn' && /index segment seg-\d+\.bin: .*skipped/.test(l.message))).toBe(true);
+
+    const extra = chunk('corrupt-6', `more text ${planted(6)}`, { session: 'sess-c' });
+    writeChunks(store, 'sess-c', [extra]);
+    const result = await refreshIndex(store, log);
+    expect(result.complete).toBe(true);
+    expect(log.lines.some((l) => l.level === 'warn' && /rebuilding the index/.test(l.message))).toBe(true);
+    await expectAllFound(store, log, [...list, extra]);
+    expect(liveIds(store, log).sort()).toEqual(idsOf([...list, extra]));
+    // The damaged file is gone: the index folder holds the manifest and the segments it names.
+    const manifest = readManifest(data);
+    expect(readdirSync(join(data, 'index')).sort()).toEqual(['manifest.json', ...manifest.segments.map((s) => s.name)].sort());
+  });
+
+  it.each<[string, (file: string) => void]>([
+    ['truncated', (file) => truncateSync(file, statSync(file).size - 20)],
+    ['deleted', (file) => rmSync(file)],
+  ])('a %s segment is repaired by the next search even when no chunk was added since', async (_name, damage) => {
+    // openIndex says "the next refresh rebuilds the index"; search must not lose those chunks for good.
+    const { data, store, log, list, segments } = await indexed();
+    damage(join(data, 'index', segments[0]?.name ?? ''));
+    await find(store, log, 'anything'); // the "next refresh"
+    await expectAllFound(store, log, list);
+  });
+
+  it.each([
+    ['not JSON', '{"version":1,"next":'],
+    ['an unknown version', '{"version":99,"next":1,"segments":[],"catalogs":{},"deleted":{}}\n'],
+    ['missing fields', '{"version":1}\n'],
+  ])('a manifest that is %s is logged and the index rebuilt', async (_name, text) => {
+    const { data, store, log, list } = await indexed();
+    writeFileSync(join(data, 'index', 'manifest.json'), text);
+    await expectAllFound(store, log, list);
+    expect(log.lines.some((l) => l.level === 'warn' && /manifest\.json: .*the index will be rebuilt/.test(l.message))).toBe(true);
+    expect(liveIds(store, log).sort()).toEqual(idsOf(list));
+    // The segments of the lost manifest are leftovers now, and removed (their names may be reused).
+    const manifest = readManifest(data);
+    expect(manifest.segments.length).toBeGreaterThan(0);
+    expect(readdirSync(join(data, 'index')).sort()).toEqual(['manifest.json', ...manifest.segments.map((s) => s.name)].sort());
+  });
+});
+
+// ---- 4. incremental refresh ----
+
+describe('incremental refresh', () => {
+  it('finds every planted chunk exactly once, round after round, across sessions', async () => {
+    const { store, log } = setup();
+    const sessions = ['sess-a', 'sess-b', 'sess-c'];
+    const rnd = prng(4);
+    const written: Array<{ word: string; chunk: Chunk }> = [];
+    let n = 0;
+    for (let round = 0; round < 5; round++) {
+      let added = 0;
+      for (const [s, sid] of sessions.entries()) {
+        // Round r adds r + s + 1 chunks to each session: segments of unequal sizes, so some merge.
+        const list = Array.from({ length: round + s + 1 }, () => {
+          const word = planted(100 + n);
+          const c = chunk(`inc-${n}`, `${fillerText(rnd, 12)} ${word} ${fillerText(rnd, 5)}`, { session: sid });
+          n += 1;
+          written.push({ word, chunk: c });
+          return c;
+        });
+        expect(writeChunks(store, sid, list).added).toBe(list.length);
+        added += list.length;
+      }
+      const result = await refreshIndex(store, log);
+      expect(result).toEqual({ indexed: added, complete: true });
+      for (const { word, chunk: c } of written) expect(refsOf(await find(store, log, word)), word).toEqual([c.id]);
+      const live = liveIds(store, log);
+      expect(live.length).toBe(written.length);
+      expect(new Set(live).size).toBe(live.length);
+    }
+    // Nothing new: the refresh does nothing.
+    expect(await refreshIndex(store, log)).toEqual({ indexed: 0, complete: true });
+  });
+
+  it('a chunk written again with new text replaces its old copy: new words found, old ones not', async () => {
+    const { store, log } = setup();
+    const stub = chunk('rewrite-tool', `stub ${planted(200)}`, { type: 'tool', tool: 'Bash', session: 'sess-a' });
+    const others = [1, 2, 3].map((i) => chunk(`rewrite-other-${i}`, `other ${planted(200 + i)}`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', [stub, ...others]);
+    await refreshIndex(store, log);
+    expect(refsOf(await find(store, log, planted(200)))).toEqual([stub.id]);
+
+    // The full output of the same tool call lands later (longer text: writeChunks rewrites it).
+    const full = { ...stub, text: `full output of the command, much longer than the stub ${planted(210)} and more words` };
+    expect(writeChunks(store, 'sess-a', [full]).updated).toBe(1);
+    expect(await refreshIndex(store, log)).toEqual({ indexed: 1, complete: true });
+    expect(refsOf(await find(store, log, planted(210)))).toEqual([stub.id]);
+    expect(await find(store, log, planted(200))).toEqual([]);
+    // A chunk listed again with more uuids (same text) stays one doc.
+    const relisted = { ...(others[0] as Chunk), sourceUuids: ['uuid-extra'] };
+    expect(writeChunks(store, 'sess-a', [relisted]).updated).toBe(1);
+    await refreshIndex(store, log);
+    const hits = await find(store, log, planted(201));
+    expect(refsOf(hits)).toEqual([relisted.id]);
+    expect(hits[0]?.sourceUuids).toEqual(['uuid-rewrite-other-1', 'uuid-extra']);
+    const live = liveIds(store, log);
+    expect(live.sort()).toEqual(idsOf([stub, ...others]));
+  });
+});
+
+describe('refresh edge cases', () => {
+  it('a deadline already past indexes nothing and says so; the next refresh catches up', async () => {
+    const { store, log } = setup();
+    const list = [0, 1, 2].map((i) => chunk(`deadline-${i}`, `text ${planted(250 + i)}`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', list);
+    expect(await refreshIndex(store, log, { deadline: 0 })).toEqual({ indexed: 0, complete: false });
+    expect(await refreshIndex(store, log)).toEqual({ indexed: 3, complete: true });
+    expect(liveIds(store, log).sort()).toEqual(idsOf(list));
+  });
+
+  it('a corrupt chunk file is logged and skipped without blocking the catalog; reindex picks it up once repaired', async () => {
+    const { data, store, log } = setup();
+    const first = chunk('bad-0', `first ${planted(260)}`, { session: 'sess-a' });
+    writeChunks(store, 'sess-a', [first]);
+    await refreshIndex(store, log);
+    const bad = chunk('bad-1', `bad ${planted(261)}`, { session: 'sess-a' });
+    const good = chunk('bad-2', `good ${planted(262)}`, { session: 'sess-a' });
+    writeChunks(store, 'sess-a', [bad, good]);
+    writeFileSync(chunkPath(store, 'sess-a', bad.id), '---\nversion: 1\nid: "'); // cut short mid-frontmatter
+    expect(await refreshIndex(store, log)).toEqual({ indexed: 1, complete: true });
+    expect(log.lines.some((l) => l.level === 'warn' && l.message.includes(`sess-a/${bad.id}`))).toBe(true);
+    expect(readManifest(data).catalogs['sess-a']).toBe(statSync(catalogFile(store, 'sess-a')).size);
+    expect(refsOf(await find(store, log, planted(262)))).toEqual([good.id]);
+    expect(await find(store, log, planted(261))).toEqual([]);
+
+    writeFileAtomic(chunkPath(store, 'sess-a', bad.id), renderChunk(bad));
+    await refreshIndex(store, log, { rebuild: true });
+    expect(refsOf(await find(store, log, planted(261)))).toEqual([bad.id]);
+    expect(liveIds(store, log).sort()).toEqual(idsOf([first, bad, good]));
+  });
+
+  it('a chunk file removed after indexing is left out of the results with a log line', async () => {
+    const { store, log } = setup();
+    const list = [0, 1, 2].map((i) => chunk(`gone-${i}`, `shared words here ${planted(270 + i)}`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', list);
+    await refreshIndex(store, log);
+    rmSync(chunkPath(store, 'sess-a', list[1]?.id ?? ''));
+    expect(sortedRefs(await find(store, log, 'shared words'))).toEqual(idsOf([list[0], list[2]] as Chunk[]));
+    expect(log.lines.some((l) => l.level === 'warn' && l.message.includes(`${list[1]?.id}: missing`))).toBe(true);
+  });
+});
+
+describe('term expansion', () => {
+  it('matches by prefix from 5 characters and within edits from 7, exact matches first', async () => {
+    const { store, log } = setup();
+    const long = chunk('exp-long', 'the deployment finished', { session: 'sess-a' });
+    const short = chunk('exp-short', 'deploy it now', { session: 'sess-a' });
+    const other = chunk('exp-other', 'nothing related', { session: 'sess-a' });
+    writeChunks(store, 'sess-a', [long, short, other]);
+    // "deploy" is a whole term of one chunk and a prefix of the other's.
+    expect(refsOf(await find(store, log, 'deploy'))).toEqual([short.id, long.id]);
+    expect(refsOf(await find(store, log, 'deploymen'))).toEqual([long.id]);
+    // Two edits (a swap) in a 10-character term are within reach; in a short term they are not.
+    expect(refsOf(await find(store, log, 'deploymnet'))).toEqual([long.id]);
+    expect(await find(store, log, 'dpeloy')).toEqual([]);
+    // Prefixes shorter than 5 characters do not expand.
+    expect(await find(store, log, 'depl')).toEqual([]);
+  });
+});
+
+// ---- 5. merges ----
+
+describe('merging segments', () => {
+  const QUERIES = ['server config', 'timeout', 'rende', 'kernelz', 'configuratoin middleware', 'socket thread worker', '"cache deploy"'];
+
+  function corpus(): Chunk[] {
+    const rnd = prng(5);
+    return Array.from({ length: 200 }, (_, i) =>
+      chunk(`merge-${i}`, fillerText(rnd, 5 + Math.floor(rnd() * 30)), {
+        session: ['sess-a', 'sess-b', 'sess-c'][i % 3] as string,
+        keywords: rnd() < 0.3 ? [VOCAB[Math.floor(rnd() * VOCAB.length)] as string] : [],
+        files: rnd() < 0.2 ? [`src/${VOCAB[Math.floor(rnd() * VOCAB.length)]}.ts`] : [],
+      }),
+    );
+  }
+
+  async function ranking(store: Store, log: Logger) {
+    const out: Record<string, Array<[string, number]>> = {};
+    for (const q of QUERIES) out[q] = (await find(store, log, q, { limit: 1000 })).map((r) => [r.ref, r.score]);
+    return out;
+  }
+
+  it('ranks the same whether built at once, through 200 small refreshes, or rebuilt; segments stay O(log n)', async () => {
+    const list = corpus();
+    const once = setup();
+    for (const [sid, l] of bySession(list)) writeChunks(once.store, sid, l);
+    await refreshIndex(once.store, once.log);
+    expect(readManifest(once.data).segments).toHaveLength(1);
+    const expected = await ranking(once.store, once.log);
+    for (const q of QUERIES) expect(expected[q]?.length, q).toBeGreaterThan(0);
+
+    const small = setup();
+    let maxSegments = 0;
+    for (const [i, c] of list.entries()) {
+      writeChunks(small.store, c.session, [c]);
+      expect(await refreshIndex(small.store, small.log)).toEqual({ indexed: 1, complete: true });
+      const segments = readManifest(small.data).segments;
+      maxSegments = Math.max(maxSegments, segments.length);
+      expect(segments.length, `after ${i + 1} chunks`).toBeLessThanOrEqual(2 * Math.log2(i + 1) + 2);
+      expect(segments.reduce((n, s) => n + s.docs, 0)).toBe(i + 1);
+    }
+    expect(maxSegments).toBeGreaterThan(1); // it did keep several segments at times, so merges ran
+    expect(readdirSync(join(small.data, 'index')).filter((f) => f.endsWith('.bin'))).toHaveLength(readManifest(small.data).segments.length);
+    expect(await ranking(small.store, small.log)).toEqual(expected);
+
+    await refreshIndex(small.store, small.log, { rebuild: true });
+    expect(await ranking(small.store, small.log)).toEqual(expected);
+    expect(liveIds(small.store, small.log).sort()).toEqual(idsOf(list));
+  });
+});
+
+// ---- 6. catalog lines without their file ----
+
+describe('a catalog line whose chunk file is missing', () => {
+  async function indexedSession() {
+    const env = setup();
+    const first = [0, 1].map((i) => chunk(`late-${i}`, `first ${planted(300 + i)}`, { session: 'sess-a' }));
+    writeChunks(env.store, 'sess-a', first);
+    await refreshIndex(env.store, env.log);
+    return { ...env, first };
+  }
+
+  it('near the end of the catalog: the refresh stops there and picks it up once the file appears', async () => {
+    const { data, store, log } = await indexedSession();
+    const late = chunk('late-2', `late ${planted(302)}`, { session: 'sess-a' });
+    const after = chunk('late-3', `after ${planted(303)}`, { session: 'sess-a' });
+    const before = statSync(catalogFile(store, 'sess-a')).size;
+    appendCatalogOnly(store, 'sess-a', [late.id, after.id]);
+    writeChunkFileOnly(store, after); // the next chunk's file is there, the late one's is not yet
+
+    await refreshIndex(store, log);
+    expect(readManifest(data).catalogs['sess-a']).toBe(before); // stopped at the line of the missing file
+    expect(await find(store, log, planted(302))).toEqual([]);
+
+    writeChunkFileOnly(store, late);
+    await refreshIndex(store, log);
+    expect(readManifest(data).catalogs['sess-a']).toBe(statSync(catalogFile(store, 'sess-a')).size);
+    expect(refsOf(await find(store, log, planted(302)))).toEqual([late.id]);
+    expect(refsOf(await find(store, log, planted(303)))).toEqual([after.id]);
+    expect(liveIds(store, log)).toHaveLength(4);
+  });
+
+  it('far behind the end (more than 256 KB of catalog after it): skipped with a log line', async () => {
+    const { data, store, log, first } = await indexedSession();
+    const lost = chunk('late-lost', `lost ${planted(310)}`, { session: 'sess-a' });
+    const more = chunk('late-more', `more ${planted(311)}`, { session: 'sess-a' });
+    writeChunkFileOnly(store, more);
+    // One line (no file ever: a crash), then 300 KB of lines listing a chunk that exists.
+    const relist = catalogLine(more.id);
+    appendCatalogOnly(store, 'sess-a', [lost.id]);
+    appendFileSync(catalogFile(store, 'sess-a'), relist.repeat(Math.ceil((300 * 1024) / relist.length)));
+
+    expect(await refreshIndex(store, log)).toEqual({ indexed: 1, complete: true });
+    expect(readManifest(data).catalogs['sess-a']).toBe(statSync(catalogFile(store, 'sess-a')).size);
+    expect(refsOf(await find(store, log, planted(311)))).toEqual([more.id]);
+    expect(liveIds(store, log).sort()).toEqual(idsOf([...first, more]));
+    expect(log.lines.some((l) => l.level !== 'debug' && l.message.includes(lost.id))).toBe(true);
+  });
+
+  it("a session's first indexing does not lose a chunk whose file lands just after (a writer mid-way)", async () => {
+    // writeChunks appends the catalog lines first, then writes the files. A refresh that sees a new
+    // session in between must still index the chunk once its file is there.
+    const { data, store, log } = await indexedSession();
+    const done = chunk('new-0', `done ${planted(320)}`, { session: 'sess-new' });
+    const inFlight = chunk('new-1', `in flight ${planted(321)}`, { session: 'sess-new' });
+    appendCatalogOnly(store, 'sess-new', [done.id, inFlight.id]);
+    writeChunkFileOnly(store, done);
+    await refreshIndex(store, log);
+    expect(refsOf(await find(store, log, planted(320)))).toEqual([done.id]);
+
+    writeChunkFileOnly(store, inFlight);
+    await refreshIndex(store, log);
+    expect(refsOf(await find(store, log, planted(321)))).toEqual([inFlight.id]);
+    expect(liveIds(store, log).sort()).toEqual(chunkIdsOnDisk(data));
+  });
+});
+
+// ---- 7. sessions removed or reset ----
+
+describe('removed and reset sessions', () => {
+  async function twoSessions() {
+    const env = setup();
+    const a = [0, 1, 2].map((i) => chunk(`rm-a${i}`, `alpha ${planted(400 + i)}`, { session: 'sess-a' }));
+    const b = [0, 1, 2].map((i) => chunk(`rm-b${i}`, `beta ${planted(410 + i)}`, { session: 'sess-b' }));
+    writeChunks(env.store, 'sess-a', a);
+    writeChunks(env.store, 'sess-b', b);
+    await refreshIndex(env.store, env.log);
+    return { ...env, a, b };
+  }
+
+  it('a deleted session folder: its chunks are no longer returned', async () => {
+    const { data, store, log, a, b } = await twoSessions();
+    rmSync(join(data, 'sessions', 'sess-b'), { recursive: true });
+    expect(await find(store, log, planted(410))).toEqual([]);
+    expect(sortedRefs(await find(store, log, 'alpha beta'))).toEqual(idsOf(a));
+    expect(liveIds(store, log).sort()).toEqual(idsOf(a));
+    for (const c of b) expect(await find(store, log, planted(410 + b.indexOf(c)))).toEqual([]);
+  });
+
+  it('a deleted session is forgotten by the manifest, so the next refresh is a no-op again', async () => {
+    const { data, store, log } = await twoSessions();
+    rmSync(join(data, 'sessions', 'sess-b'), { recursive: true });
+    await refreshIndex(store, log);
+    expect(Object.keys(readManifest(data).catalogs)).toEqual(['sess-a']);
+    // "Cheap when nothing changed (no lock)": with the index lock held elsewhere, a refresh that has
+    // nothing to do still completes; one that wants the lock gives up (waitMs 0) and says so.
+    const release = tryLock(join(data, 'index', 'manifest.json'));
+    expect(release).toBeDefined();
+    try {
+      expect(await refreshIndex(store, log, { waitMs: 0 })).toEqual({ indexed: 0, complete: true });
+    } finally {
+      release?.();
+    }
+  });
+
+  it('the no-op check itself: with nothing changed, a refresh never waits for the lock', async () => {
+    const { data, store, log } = await twoSessions();
+    const release = tryLock(join(data, 'index', 'manifest.json'));
+    try {
+      expect(await refreshIndex(store, log, { waitMs: 0 })).toEqual({ indexed: 0, complete: true });
+      writeChunks(store, 'sess-a', [chunk('rm-a9', 'one more')]);
+      expect(await refreshIndex(store, log, { waitMs: 0 })).toEqual({ indexed: 0, complete: false });
+    } finally {
+      release?.();
+    }
+    expect(await refreshIndex(store, log)).toEqual({ indexed: 1, complete: true });
+  });
+
+  it('a shrunk catalog: the session is read again from its folder', async () => {
+    const { data, store, log, a, b } = await twoSessions();
+    // Two chunk files of sess-b are removed and its catalog rewritten shorter (say, by a cleanup).
+    const [kept, gone1, gone2] = b as [Chunk, Chunk, Chunk];
+    rmSync(chunkPath(store, 'sess-b', gone1.id));
+    rmSync(chunkPath(store, 'sess-b', gone2.id));
+    writeFileSync(catalogFile(store, 'sess-b'), catalogLine(kept.id));
+    await refreshIndex(store, log);
+    expect(refsOf(await find(store, log, planted(410)))).toEqual([kept.id]);
+    expect(await find(store, log, planted(411))).toEqual([]);
+    expect(await find(store, log, planted(412))).toEqual([]);
+    expect(liveIds(store, log).sort()).toEqual(idsOf([...a, kept]));
+    expect(readManifest(data).catalogs['sess-b']).toBe(statSync(catalogFile(store, 'sess-b')).size);
+    // New chunks after the reset are read from the catalog as usual.
+    const next = chunk('rm-b3', `beta again ${planted(413)}`, { session: 'sess-b' });
+    writeChunks(store, 'sess-b', [next]);
+    expect(refsOf(await find(store, log, planted(413)))).toEqual([next.id]);
+    expect(liveIds(store, log).sort()).toEqual(idsOf([...a, kept, next]));
+  });
+});
+
+// ---- 8. real processes ----
+
+/** A copy of a real transcript as another session, with a planted word in its first prompt. */
+function variantTranscript(dir: string, source: string, sessionId: string, word: string): string {
+  const lines = readFileSync(source, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  let planted = false;
+  const out = lines.map((line) => {
+    const entry = JSON.parse(line) as Record<string, unknown> & { message?: { content?: unknown } };
+    if (typeof entry.sessionId === 'string') entry.sessionId = sessionId;
+    if (!planted && entry.type === 'user' && typeof entry.message?.content === 'string') {
+      entry.message.content = `${entry.message.content} ${word}`;
+      planted = true;
+    }
+    return JSON.stringify(entry);
+  });
+  expect(planted).toBe(true);
+  const file = join(dir, `${sessionId}.jsonl`);
+  writeFileSync(file, `${out.join('\n')}\n`);
+  return file;
+}
+
+describe('the CLI as concurrent processes', () => {
+  it('6 recall processes racing an ingesting process leave an index without duplicates or losses', async () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    const crud = fixturePath('tomjnsn__agentlogs/crud.jsonl');
+    const words = [0, 1, 2, 3, 4].map((i) => planted(500 + i));
+    const variants = words.map((w, i) => variantTranscript(root, crud, `0000000${i}-aaaa-4bbb-8ccc-dddddddddddd`, w));
+    const realOnes = ['tomjnsn__agentlogs/todos.jsonl', 'tomjnsn__agentlogs/compact.jsonl'].map(fixturePath);
+
+    // A first session indexed before the race, so the recalls have something to read from the start.
+    const seed = runCli(['ingest', variants[0] as string, '--cwd', proj, '--json'], env, root);
+    expect(seed.status, seed.stderr).toBe(0);
+
+    let writing = true;
+    const writer = (async () => {
+      const out: RunResult[] = [];
+      try {
+        for (const file of [...variants.slice(1), ...realOnes]) out.push(await runCliAsync(['ingest', file, '--cwd', proj, '--json'], env, root));
+      } finally {
+        writing = false;
+      }
+      return out;
+    })();
+    const reader = async (k: number) => {
+      const out: RunResult[] = [];
+      // At least two rounds each, more while the writer is still going (bounded either way).
+      for (let round = 0; round < 40 && (round < 2 || writing); round++) {
+        out.push(await runCliAsync(['recall', '--cwd', proj, '--limit', '5', '--json', '--', words[(k + round) % words.length] as string, 'joke'], env, root));
+      }
+      return out;
+    };
+    const [ingests, ...recalls] = await Promise.all([writer, ...[0, 1, 2, 3, 4, 5].map(reader)]);
+    for (const r of ingests) expect(r.status, r.stderr).toBe(0);
+    for (const r of recalls.flat()) {
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(Array.isArray((JSON.parse(r.stdout) as CliRecall).results)).toBe(true);
+    }
+
+    const log = captureLogger();
+    const store = openStore(data, log);
+    const live = liveIds(store, log);
+    expect(new Set(live).size).toBe(live.length); // no chunk twice
+    expect(live.sort()).toEqual(chunkIdsOnDisk(data)); // and none lost
+    for (const [i, word] of words.entries()) {
+      const r = runCli(['recall', '--cwd', proj, '--limit', '5', '--json', '--', word], env, root);
+      expect(r.status, r.stderr).toBe(0);
+      const results = (JSON.parse(r.stdout) as CliRecall).results;
+      expect(
+        results.map((x) => x.sessionId),
+        word,
+      ).toEqual([`0000000${i}-aaaa-4bbb-8ccc-dddddddddddd`]);
+      expect(results[0]?.snippet).toContain(word);
+    }
+    expect(log.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+  }, 120_000);
+
+  it('ctxl reindex --all --json after deleting index/ gives the same recall results', () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    for (const dest of [
+      'tomjnsn__agentlogs/crud.jsonl',
+      'tomjnsn__agentlogs/todos.jsonl',
+      'tomjnsn__agentlogs/compact.jsonl',
+      'oneryalcin__fasthooks/sample_main_transcript.jsonl',
+    ]) {
+      const r = runCli(['ingest', fixturePath(dest), '--cwd', proj, '--json'], env, root);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const queries = [['joke'], ['todo', 'file'], ['read', 'the', 'file'], ['delete'], ['hook'], ['type:tool'], ['"JOKE.md"']];
+    const recallAll = () =>
+      queries.map((q) => {
+        const r = runCli(['recall', '--cwd', proj, '--limit', '20', '--json', '--', ...q], env, root);
+        expect(r.status, r.stderr).toBe(0);
+        return JSON.parse(r.stdout) as CliRecall;
+      });
+    const before = recallAll();
+    expect(before.filter((b) => b.results.length > 0).length).toBeGreaterThanOrEqual(5);
+
+    rmSync(join(data, 'index'), { recursive: true });
+    const r = runCli(['reindex', '--all', '--json'], env, root);
+    expect(r.status, r.stderr).toBe(0);
+    const counts = JSON.parse(r.stdout) as { sessions: number; chunks: number };
+    expect(counts).toEqual({ sessions: readdirSync(join(data, 'sessions')).length, chunks: chunkIdsOnDisk(data).length });
+    expect(recallAll()).toEqual(before);
+  }, 60_000);
+});
+
+// ---- 10. filters ----
+
+describe('query filters and project scope', () => {
+  const W = 'kappaword';
+  async function corpus() {
+    const env = setup();
+    const t = (daysAgo: number) => new Date(NOW.getTime() - daysAgo * DAY).toISOString();
+    const c = {
+      user: chunk('f-user', `deploy the widget ${W}`, { type: 'user', session: 'alpha-1', phase: 'planning', timestamp: t(10), files: ['src/Widget.tsx'] }),
+      bash: chunk('f-bash', `npm run build ${W}`, { type: 'tool', tool: 'Bash', session: 'alpha-2', timestamp: t(1) }),
+      read: chunk('f-read', `read the router ${W}`, { type: 'tool', tool: 'Read', session: 'beta-1', timestamp: t(0.5), files: ['lib/server/Router.ts'] }),
+      assistant: chunk('f-asst', `${W} reply about tests`, { session: 'beta-1', phase: 'testing', timestamp: t(0.25), files: ['lib/server/router.test.ts'] }),
+      untimed: chunk('f-untimed', `${W} with no usable time`, { session: 'beta-1', timestamp: 'garbage' }),
+      other: chunk('f-other', `${W} in another project`, { type: 'user', session: 'gamma-1', project: OTHER_PROJECT, timestamp: t(0.1) }),
+    };
+    for (const [sid, list] of bySession(Object.values(c))) writeChunks(env.store, sid, list);
+    return { ...env, c };
+  }
+
+  it('keeps to the project unless no project is given', async () => {
+    const { store, log, c } = await corpus();
+    const inProject = [c.user, c.bash, c.read, c.assistant, c.untimed];
+    expect(sortedRefs(await find(store, log, W, { projectRoot: PROJECT }))).toEqual(idsOf(inProject));
+    expect(sortedRefs(await find(store, log, W, { projectRoot: OTHER_PROJECT }))).toEqual([c.other.id]);
+    expect(sortedRefs(await find(store, log, W))).toEqual(idsOf([...inProject, c.other]));
+  });
+
+  it.each<[string, Array<'user' | 'bash' | 'read' | 'assistant' | 'untimed' | 'other'>]>([
+    [`${W} type:bash`, ['bash']],
+    [`${W} type:Bash`, ['bash']],
+    [`${W} type:read`, ['read']],
+    [`${W} type:tool`, ['bash', 'read']],
+    [`${W} type:user`, ['user']],
+    [`${W} type:assistant`, ['assistant', 'untimed']],
+    [`${W} phase:testing`, ['assistant']],
+    [`${W} phase:Planning`, ['user']],
+    [`${W} session:alpha`, ['user', 'bash']],
+    [`${W} session:beta-1`, ['read', 'assistant', 'untimed']],
+    [`${W} session:gamma`, []],
+    [`${W} since:2d`, ['bash', 'read', 'assistant']],
+    [`${W} since:12h`, ['read', 'assistant']],
+    [`${W} file:router`, ['read', 'assistant']],
+    [`${W} file:WIDGET`, ['user']],
+    [`${W} file:.test.`, ['assistant']],
+    [`${W} type:tool session:beta phase:implementation`, ['read']],
+    ['type:tool', ['bash', 'read']],
+  ])('%s (in project)', async (raw, expected) => {
+    const { store, log, c } = await corpus();
+    expect(sortedRefs(await find(store, log, raw, { projectRoot: PROJECT }))).toEqual(idsOf(expected.map((k) => c[k])));
+  });
+
+  it('a filter-only query lists newest first; results carry type, tool, phase and session', async () => {
+    const { store, log, c } = await corpus();
+    const results = await find(store, log, 'session:beta', { projectRoot: PROJECT });
+    expect(refsOf(results)).toEqual([c.assistant.id, c.read.id, c.untimed.id]);
+    const bash = (await find(store, log, `${W} type:bash`, { projectRoot: PROJECT }))[0];
+    expect(bash).toMatchObject({ ref: c.bash.id, type: 'tool', tool: 'Bash', phase: 'implementation', sessionId: 'alpha-2' });
+    expect(bash?.snippet).toContain(W);
+  });
+
+  it('finds unicode words and a word only a file path holds', async () => {
+    const { store, log } = setup();
+    const u = chunk('uni', 'Straße naïve café 日本語テキスト x𝒳yz', { session: 'sess-u' });
+    const f = chunk('file-only', 'edited one file', { session: 'sess-u', files: ['src/zygomorphic.ts'] });
+    writeChunks(store, 'sess-u', [u, f]);
+    for (const word of ['straße', 'Straße', 'café', '日本語テキスト', 'x𝒳yz']) {
+      expect(refsOf(await find(store, log, word)), word).toEqual([u.id]);
+    }
+    expect(refsOf(await find(store, log, 'zygomorphic'))).toEqual([f.id]);
+  });
+});
+
+// ---- 11. edit distance ----
+
+describe('editDistance', () => {
+  /** Plain Levenshtein, for reference. */
+  function levenshtein(a: string, b: string): number {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++) {
+        const row = d[i] as number[];
+        const up = d[i - 1] as number[];
+        row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      }
+    return d[a.length]?.[b.length] as number;
+  }
+
+  it('computes the distance when it is within the bound', () => {
+    expect(editDistance('kitten', 'sitting', 3)).toBe(3);
+    expect(editDistance('kitten', 'kitten', 0)).toBe(0);
+    expect(editDistance('configuration', 'configuratoin', 2)).toBe(2);
+    expect(editDistance('timeout', 'timeouts', 1)).toBe(1);
+    expect(editDistance('', 'abc', 3)).toBe(3);
+    expect(editDistance('abc', '', 3)).toBe(3);
+    expect(editDistance('flaw', 'lawn', 5)).toBe(2);
+  });
+
+  it('stops early at max + 1 once the distance must exceed the bound', () => {
+    expect(editDistance('a'.repeat(500), 'b'.repeat(500), 2)).toBe(3);
+    expect(editDistance('kitten', 'sitting', 2)).toBe(3);
+    expect(editDistance('abcdefgh', 'zyxwvuts', 0)).toBe(1);
+  });
+
+  it('agrees with plain Levenshtein: exact within the bound, above it otherwise', () => {
+    const rnd = prng(11);
+    const word = () => Array.from({ length: Math.floor(rnd() * 9) }, () => 'abc'[Math.floor(rnd() * 3)]).join('');
+    for (let i = 0; i < 2000; i++) {
+      const a = word();
+      const b = word();
+      const max = Math.floor(rnd() * 5);
+      const d = levenshtein(a, b);
+      const got = editDistance(a, b, max);
+      if (d <= max) expect(got, `${a} ${b} ${max}`).toBe(d);
+      else expect(got, `${a} ${b} ${max}`).toBeGreaterThan(max);
+    }
+  });
+});
