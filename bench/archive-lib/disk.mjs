@@ -32,8 +32,9 @@ export function duFiles(paths) {
 }
 
 /**
- * L2 and index use of every session in a data dir: L2 = archived/ (chunk files and the folder) +
- * catalog.jsonl; index = index.json. Session bookkeeping (session.json, cursor*.json) is reported apart.
+ * L2 and index use of a data dir: L2 = each session's archived/ (chunk files and the folder) +
+ * catalog.jsonl; index = <data>/index/ (segments, manifest and the folder; a per-session index.json
+ * of older versions counts too). Session bookkeeping (session.json, cursor*.json) is reported apart.
  */
 export function archiveUse(home) {
   const l2 = { apparent: 0, allocated: 0, files: 0 };
@@ -55,5 +56,6 @@ export function archiveUse(home) {
     const st = lstatSync(dir);
     other.allocated += st.blocks * 512;
   }
+  walk(join(home, 'index'), index);
   return { sessions: ids.length, l2, index, other };
 }

@@ -35,7 +35,7 @@ export function renderReport(res) {
     out.push(`Target: ${TARGETS.ingest.text}.`);
     out.push('');
     out.push(
-      `Corpus: ${res.ingest.corpusNote}. Per round, in a fresh \`CTXL_HOME\`: \`node dist/cli.mjs ingest <file> --cwd <project> --json\` per file, then one \`recall\` that builds and saves the indexes. Baseline: \`node bench/archive-lib/parse-baseline.mjs <file>\` per file (same process count). Median of ${res.ingest.rounds.length} rounds, order alternating; MB = 10⁶ bytes.`,
+      `Corpus: ${res.ingest.corpusNote}. Per round, in a fresh \`CTXL_HOME\`: \`node dist/cli.mjs ingest <file> --cwd <project> --json\` per file, then one \`recall\` (ingest already indexed what it archived; this recall finds the index current). Baseline: \`node bench/archive-lib/parse-baseline.mjs <file>\` per file (same process count). Median of ${res.ingest.rounds.length} rounds, order alternating; MB = 10⁶ bytes.`,
     );
     out.push('');
     out.push(
@@ -151,7 +151,7 @@ export function renderReport(res) {
     out.push(`Target: ${TARGETS.disk.text}.`);
     out.push('');
     out.push(
-      'L2 = `archived/` (chunk files and folder) + `catalog.jsonl`; index = `index.json`; summed over sessions. Apparent = file sizes; allocated = st_blocks × 512 (what `du` counts).',
+      'L2 = `archived/` (chunk files and folder) + `catalog.jsonl`, summed over sessions; index = `<data>/index/` (segments and manifest). Apparent = file sizes; allocated = st_blocks × 512 (what `du` counts: a chunk file of 2 kB takes a 4 kB block, so allocated grows with the number of chunks, which the layout fixes at one file each).',
     );
     out.push('');
     out.push(

@@ -4,7 +4,7 @@
 // PostToolUse (no transcript uuids yet) gains the uuids when the transcript entry is archived.
 import { join } from 'node:path';
 import type { Store } from '../runtime/store.ts';
-import { ensureDir, listDir, readTextFile, writeFileAtomic } from '../runtime/store.ts';
+import { ensureDir, listDir, pathExists, readTextFile, writeFileAtomic } from '../runtime/store.ts';
 import { type Chunk, parseChunk, renderChunk } from './chunk-file.ts';
 import { toolPartId } from './chunker.ts';
 
@@ -25,19 +25,23 @@ export interface WriteResult {
   unchanged: number;
 }
 
+/** Receives each chunk as written (the CLI hands them to the index instead of reading them back). */
+export type ChunkSink = (sessionId: string, chunk: Chunk) => void;
+
 /**
  * Write chunks of one session. `hash` lets a tool chunk that is merged into an existing multi-part
  * one (PostToolUse archived the full output, the transcript holds a stub) carry its uuids to every part.
  */
-export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], hash?: (identity: string) => string): WriteResult {
+export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], hash?: (identity: string) => string, sink?: ChunkSink): WriteResult {
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
-  const writes: Array<{ id: string; file: string; text: string }> = [];
-  const write = (id: string, file: string, chunk: Chunk) => writes.push({ id, file, text: renderChunk(chunk) });
+  const writes: Array<{ id: string; file: string; text: string; chunk: Chunk }> = [];
+  const write = (id: string, file: string, chunk: Chunk) => writes.push({ id, file, text: renderChunk(chunk), chunk });
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
-    const existing = readTextFile(file);
+    // Most chunks are new: an existence check costs less than a failed read (an exception each).
+    const existing = pathExists(file) ? readTextFile(file) : undefined;
     const parsed = existing === undefined ? undefined : parseChunk(existing);
     if (parsed?.ok !== true) {
       // New, or corrupt (replaced by the fresh one).
@@ -80,7 +84,10 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     writes.map(({ id }) => ({ v: CATALOG_VERSION, id }) satisfies CatalogLine),
   );
   ensureDirOnce(dir);
-  for (const w of writes) writeFileAtomic(w.file, w.text);
+  for (const w of writes) {
+    writeFileAtomic(w.file, w.text);
+    sink?.(sessionId, w.chunk);
+  }
   return result;
 }
 

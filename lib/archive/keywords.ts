@@ -17,14 +17,47 @@ const WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
 const NUMBER_UNIT = /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|tb|k|px|%|x)$/i;
 const ERROR_CODE = /^(?:[A-Z]{1,5}\d{2,5}|E[A-Z]{3,}|HTTP\d{3})$/;
 
-/** Split an identifier into its words: HTTPServerError2 → http, server, error, 2. */
+/**
+ * Split an identifier into its words: HTTPServerError2 → HTTP, Server, Error, 2. Boundaries: lower
+ * or digit → upper, an upper run → upper + lower, letter → digit, and the separators _ - . $ /.
+ * A scan by character code (the regex version cost a third of indexing).
+ */
 export function splitIdentifier(word: string): string[] {
-  return word
-    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])(\d)/g, '$1 $2')
-    .split(/[\s_\-.$/]+/)
-    .filter((p) => p !== '');
+  // Most words are plain (lower case, or capitalised): nothing to split.
+  if (PLAIN_WORD.test(word)) return [word];
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < word.length; i++) {
+    const cur = kindOf(word.charCodeAt(i));
+    if (cur === SEP) {
+      if (i > start) out.push(word.slice(start, i));
+      start = i + 1;
+      continue;
+    }
+    if (i === start) continue;
+    const prev = kindOf(word.charCodeAt(i - 1));
+    const boundary =
+      ((prev === LOWER || prev === DIGIT) && cur === UPPER) ||
+      (prev === UPPER && cur === UPPER && i + 1 < word.length && kindOf(word.charCodeAt(i + 1)) === LOWER) ||
+      ((prev === LOWER || prev === UPPER) && cur === DIGIT);
+    if (boundary) {
+      out.push(word.slice(start, i));
+      start = i;
+    }
+  }
+  if (start < word.length) out.push(word.slice(start));
+  return out;
+}
+
+const PLAIN_WORD = /^[A-Za-z]?[a-z]*$/;
+const [SEP, LOWER, UPPER, DIGIT, OTHER] = [0, 1, 2, 3, 4] as const;
+function kindOf(c: number): number {
+  if (c >= 97 && c <= 122) return LOWER;
+  if (c >= 65 && c <= 90) return UPPER;
+  if (c >= 48 && c <= 57) return DIGIT;
+  // _ - . $ / and whitespace
+  if (c === 95 || c === 45 || c === 46 || c === 36 || c === 47 || c === 32 || c === 9 || c === 10 || c === 13) return SEP;
+  return OTHER;
 }
 
 /**
@@ -119,7 +152,8 @@ export function keywords(input: KeywordInput): string[] {
     if (raw.length > 80 || raw.length < 3) continue;
     const lower = raw.toLowerCase();
     if (STOP.has(lower)) continue;
-    const codeLike = /[a-z][A-Z]|_|\.[a-z]{1,4}$/.test(raw) || ERROR_CODE.test(raw) || NUMBER_UNIT.test(raw);
+    // A plain word (lower case or capitalised) is never code-like: skip the three tests.
+    const codeLike = !PLAIN_WORD.test(raw) && (/[a-z][A-Z]|_|\.[a-z]{1,4}$/.test(raw) || ERROR_CODE.test(raw) || NUMBER_UNIT.test(raw));
     if (codeLike && picked.size < max) picked.add(lower.includes('/') ? (lower.split('/').pop() ?? lower) : lower);
     else if (!/^\d+$/.test(lower)) counts.set(lower, (counts.get(lower) ?? 0) + 1);
   }

@@ -4,6 +4,7 @@ import { createReadStream, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { listChunkIds } from '../archive/archive-store.ts';
+import type { Chunk } from '../archive/chunk-file.ts';
 import { refreshIndex } from '../index/search-index.ts';
 import { archiveStats, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
@@ -60,15 +61,17 @@ export async function ingestFiles(cli: CliEnv, files: readonly string[], options
     const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
     const cwd = options.cwd ?? identity.cwd ?? process.cwd();
     const project = findProjectRoot(cwd);
-    const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project };
+    // The chunks written go straight to the index after each transcript (not read back from disk).
+    const written = new Map<string, Chunk>();
+    const sink = (_session: string, chunk: Chunk) => written.set(chunk.id, chunk);
+    const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink };
     await touchSession(env, { sessionId, cwd, transcriptPath: file });
     const result = await catchUpSession(env, sessionId, file);
     added += result?.archived.added ?? 0;
     touched.add(sessionId);
+    await refreshIndex(cli.store, cli.log, { known: written });
   }
   if (cli.isTTY && files.length > 0) cli.err('\n');
-  // Index what was archived now, in one segment, so the first recall finds it ready.
-  await refreshIndex(cli.store, cli.log);
   let total = 0;
   for (const id of touched) total += listChunkIds(cli.store, id).length;
   return { sessions: touched.size, chunksAdded: added, chunksTotal: total };

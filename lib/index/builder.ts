@@ -19,6 +19,9 @@ export function docOf(chunk: Chunk, lengths: readonly [number, number, number]):
   };
 }
 
+const KEYWORDS_UNIT = 2 ** 20;
+const FILES_UNIT = 2 ** 40;
+
 export class SegmentBuilder {
   readonly docs: IndexedDoc[] = [];
   private readonly terms = new Map<string, Postings>();
@@ -29,27 +32,23 @@ export class SegmentBuilder {
 
   add(chunk: Chunk): void {
     const doc = this.docs.length;
-    const counts = new Map<string, [number, number, number]>();
-    const fields = [tokenize(chunk.text), tokenize(chunk.keywords.join(' ')), tokenize(chunk.files.join(' '))] as const;
-    fields.forEach((tokens, f) => {
-      for (const term of tokens) {
-        let c = counts.get(term);
-        if (c === undefined) {
-          c = [0, 0, 0];
-          counts.set(term, c);
-        }
-        c[f] = (c[f] as number) + 1;
-      }
-    });
-    for (const [term, [t, k, f]] of counts) {
+    // Counts per term packed in one number (text + keywords·2^20 + files·2^40): no array per term.
+    const counts = new Map<string, number>();
+    const text = tokenize(chunk.text);
+    const keywords = tokenize(chunk.keywords.join(' '));
+    const files = tokenize(chunk.files.join(' '));
+    for (const term of text) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of keywords) counts.set(term, (counts.get(term) ?? 0) + KEYWORDS_UNIT);
+    for (const term of files) counts.set(term, (counts.get(term) ?? 0) + FILES_UNIT);
+    for (const [term, packed] of counts) {
       let postings = this.terms.get(term);
       if (postings === undefined) {
         postings = [];
         this.terms.set(term, postings);
       }
-      postings.push(doc, t, k, f);
+      postings.push(doc, packed % KEYWORDS_UNIT, Math.floor(packed / KEYWORDS_UNIT) % KEYWORDS_UNIT, Math.floor(packed / FILES_UNIT));
     }
-    this.docs.push(docOf(chunk, [fields[0].length, fields[1].length, fields[2].length]));
+    this.docs.push(docOf(chunk, [text.length, keywords.length, files.length]));
   }
 
   encode(): Uint8Array {

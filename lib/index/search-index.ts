@@ -157,6 +157,8 @@ export interface RefreshOptions {
   rebuild?: boolean;
   /** How long to wait for another process's refresh. */
   waitMs?: number;
+  /** Chunks this process just wrote, by id: used instead of reading their files back. */
+  known?: ReadonlyMap<string, Chunk>;
 }
 
 export interface RefreshResult {
@@ -292,10 +294,10 @@ function addNew(
     if (late()) break;
     const size = statSafe(catalogFile(store, sessionId))?.size ?? 0;
     const from = m.catalogs[sessionId] ?? 0;
-    offsets[sessionId] = readCatalog(store, log, sessionId, from, size, pending);
+    offsets[sessionId] = readCatalog(store, log, sessionId, from, size, pending, options.known);
     if (rebuild && from === 0) {
       // A rebuild also takes chunk files the catalog does not list (a catalog lost or damaged).
-      for (const id of listChunkIds(store, sessionId)) if (!pending.has(id)) addChunk(store, log, sessionId, id, pending);
+      for (const id of listChunkIds(store, sessionId)) if (!pending.has(id)) addChunk(store, log, sessionId, id, pending, options.known);
     }
     if (pending.size >= BATCH_DOCS) flush();
   }
@@ -303,7 +305,20 @@ function addNew(
   return { indexed, complete: !late() };
 }
 
-function addChunk(store: Store, log: Logger, sessionId: string, id: string, pending: Map<string, Chunk>): 'ok' | 'missing' | 'bad' {
+function addChunk(
+  store: Store,
+  log: Logger,
+  sessionId: string,
+  id: string,
+  pending: Map<string, Chunk>,
+  known?: ReadonlyMap<string, Chunk>,
+): 'ok' | 'missing' | 'bad' {
+  const mine = known?.get(id);
+  if (mine !== undefined && mine.session === sessionId) {
+    pending.delete(id);
+    pending.set(id, mine);
+    return 'ok';
+  }
   const read = readChunk(store, sessionId, id);
   if (read === undefined) return 'missing';
   if (!read.ok) {
@@ -320,7 +335,15 @@ function addChunk(store: Store, log: Logger, sessionId: string, id: string, pend
  * Writers list a chunk just before writing its file, so a missing file near the end is one being
  * written now: stop there and read it next time. One far behind the end is a crash leftover: skip it.
  */
-function readCatalog(store: Store, log: Logger, sessionId: string, from: number, size: number, pending: Map<string, Chunk>): number {
+function readCatalog(
+  store: Store,
+  log: Logger,
+  sessionId: string,
+  from: number,
+  size: number,
+  pending: Map<string, Chunk>,
+  known?: ReadonlyMap<string, Chunk>,
+): number {
   const source = openRangeReader(catalogFile(store, sessionId));
   if (source === undefined) return from;
   let bytes: Buffer;
@@ -338,7 +361,7 @@ function readCatalog(store: Store, log: Logger, sessionId: string, from: number,
       const value = (JSON.parse(bytes.toString('utf8', at, nl)) as { id?: unknown }).id;
       if (typeof value === 'string' && sanitizeName(value) === value) id = value;
     } catch {}
-    if (id !== undefined && addChunk(store, log, sessionId, id, pending) === 'missing') {
+    if (id !== undefined && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
       if (bytes.length - at < CATALOG_GRACE_BYTES) break;
       log.warn(`chunk ${sessionId}/${id}: listed in the catalog but its file is missing; skipped`);
     }

@@ -4,7 +4,7 @@
 
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { type WriteResult, writeChunks } from '../archive/archive-store.ts';
+import { type ChunkSink, type WriteResult, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
@@ -136,6 +136,8 @@ export interface SessionEnv {
   now: () => Date;
   project: { root: string };
   timeLeft?: () => number;
+  /** Receives every chunk written (the CLI's ingest indexes them without reading them back). */
+  sink?: ChunkSink;
 }
 
 export interface AdvanceOptions {
@@ -182,7 +184,7 @@ export async function advanceSessionCursor(
       let visit: ((line: ParsedLine) => void) | undefined;
       const batch: Chunk[] = [];
       const flush = () => {
-        const written = writeChunks(env.store, sessionId, batch.splice(0), chunkHash);
+        const written = writeChunks(env.store, sessionId, batch.splice(0), chunkHash, env.sink);
         archived.added += written.added;
         archived.updated += written.updated;
         archived.unchanged += written.unchanged;
