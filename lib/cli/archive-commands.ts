@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { listChunkIds } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { refreshIndex } from '../index/search-index.ts';
+import { refreshIndex } from '../index/refresh.ts';
 import { archiveStats, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
 import type { Logger } from '../runtime/log.ts';

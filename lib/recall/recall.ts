@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { openIndex } from '../index/search-index.ts';
+import { openIndex } from '../index/manifest.ts';
 import type { Logger } from '../runtime/log.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { listDir, pathExists, type Store } from '../runtime/store.ts';

@@ -5,7 +5,8 @@
 import { readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { queryTerms, tokenize } from '../archive/keywords.ts';
-import { type IndexView, openIndex, refreshIndex } from '../index/search-index.ts';
+import { type IndexView, openIndex } from '../index/manifest.ts';
+import { refreshIndex } from '../index/refresh.ts';
 import { type BucketHead, bucketOf, findTerm, type SegmentReader } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';

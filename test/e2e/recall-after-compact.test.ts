@@ -82,3 +82,50 @@ describe('/recall brings back a detail the compaction summary dropped (plugin-di
     expect(existsSync(canary())).toBe(false);
   });
 });
+
+describe('Claude invoking the recall command itself gets the results in one step (plugin-dir)', () => {
+  const bin = inject('claudeBin');
+  let mock: MockAnthropic;
+  let sandbox: Sandbox;
+  let runs: ClaudeResult[] = [];
+  let asked: ClaudeResult;
+  let afterSkill: RecordedRequest | undefined;
+
+  beforeAll(async () => {
+    mock = await MockAnthropic.start();
+    sandbox = makeSandbox('recall-skill');
+    const claude = (label: string, prompt: string, args: string[]) =>
+      runClaude({ bin, sandbox, mock, prompt, label, args: ['--plugin-dir', REPO_ROOT, ...args] });
+    mock.script(toolUse('Bash', { command: `echo '${DETAIL}'`, description: 'Show the new timeout' }), text(`Done: ${DETAIL}.`));
+    const planted = await claude('plant', 'Raise the HTTP client timeout and tell me the new value.', ['--allowedTools', 'Bash(echo:*)']);
+    const sid = planted.sessionId ?? '';
+    mock.compactText = '<analysis>short</analysis>\n<summary>The user worked on HTTP client settings. Nothing is pending.</summary>';
+    const compacted = await claude('compact', '/compact', ['--resume', sid]);
+    // The model decides to look it up: a Skill call with the arguments, then its answer.
+    mock.script(toolUse('Skill', { skill: 'context-lifecycle:recall', args: 'timeout http-client' }), text('ANSWERED'));
+    asked = await claude('ask', 'What is the HTTP client timeout now?', ['--resume', sid, '--allowedTools', 'Skill']);
+    runs = [planted, compacted, asked];
+    // The request after the Skill call is the one that carries its result.
+    afterSkill = asked.requests.filter((r) => r.kind === 'messages').at(-1);
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+    sandbox?.cleanup();
+  });
+
+  it('every run succeeded and no hook failed', () => {
+    for (const run of runs) {
+      expect(run.code, run.describe()).toBe(0);
+      expect(hookProblems(run.debugLog)).toEqual([]);
+    }
+    expect(new CtxlData(sandbox.data).logErrors()).toEqual([]);
+  });
+
+  it('PreToolUse(Skill) answered, and the next request holds the archived detail', () => {
+    expect(asked.json?.result).toBe('ANSWERED');
+    expect(runsOf(asked.debugLog, 'PreToolUse').some((r) => r.status === 0)).toBe(true);
+    expect(requestIncludes(afterSkill, 'context-lifecycle recall results')).toBe(true);
+    expect(requestIncludes(afterSkill, '45000')).toBe(true);
+  });
+});

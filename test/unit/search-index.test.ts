@@ -13,7 +13,9 @@ import { type Chunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { tokenize } from '../../lib/archive/keywords.ts';
 import { concatPostings, SegmentBuilder } from '../../lib/index/builder.ts';
 import { ByteWriter, VarintReader } from '../../lib/index/bytes.ts';
-import { docAt, type Manifest, mergeSegments, openIndex, refreshIndex } from '../../lib/index/search-index.ts';
+import type { Manifest } from '../../lib/index/manifest.ts';
+import { openIndex } from '../../lib/index/manifest.ts';
+import { docAt, mergeSegments, refreshIndex } from '../../lib/index/refresh.ts';
 import {
   bucketize,
   bucketOf,

@@ -1,36 +1,18 @@
-// The search index of L2: one index for the whole data dir, in `<data>/index/`, made of immutable
-// segment files and a manifest that lists them. Hooks never touch it: they append chunk files and
-// catalog lines. Whoever searches first brings the index up to date (under the index lock): the new
-// catalog lines of every session become one new segment; small segments are merged as they pile up
-// (each doc is rewritten O(log n) times); a chunk listed again (its text or uuids changed) hides its
-// older copy. Readers take no lock: they open the segments the manifest names and read only the
-// parts their query needs. Everything here can be rebuilt from the chunk files (`ctxl reindex`).
+// The search index's write side. Hooks never touch the index: they append chunk files and catalog
+// lines. Whoever searches first brings it up to date under the index lock: the new catalog lines of
+// every session become a new segment; small segments are merged as they pile up (each doc is
+// rewritten O(log n) times); a chunk listed again (its text or uuids changed) hides its older copy.
+// Everything can be rebuilt from the chunk files (`ctxl reindex`).
 import { join } from 'node:path';
 import { catalogFile, listChunkIds, readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { TOKENIZER_VERSION } from '../archive/keywords.ts';
 import { touchLock } from '../runtime/lock.ts';
 import type { Logger } from '../runtime/log.ts';
 import { sanitizeName } from '../runtime/paths.ts';
-import { ensureDir, listDir, openRangeReader, readTextFile, removePath, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { ensureDir, listDir, openRangeReader, removePath, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { concatPostings, SegmentBuilder } from './builder.ts';
-import { decodePostings, encodeBucket, encodeSegment, type IndexedDoc, type Postings, SegmentReader } from './segment.ts';
-
-export const MANIFEST_VERSION = 1;
-
-export interface Manifest {
-  version: typeof MANIFEST_VERSION;
-  /** TOKENIZER_VERSION the terms were made with; another one means a rebuild. */
-  tokenizer: number;
-  /** Number of the next segment file. */
-  next: number;
-  /** Oldest first. */
-  segments: Array<{ name: string; docs: number }>;
-  /** Bytes of each session's catalog.jsonl already indexed. */
-  catalogs: Record<string, number>;
-  /** Docs hidden in a segment because a newer segment has the chunk again (or its session is gone). */
-  deleted: Record<string, number[]>;
-}
+import { emptyManifest, indexDir, type LiveSegment, type Manifest, manifestFile, openSegment, readManifest, saveManifest } from './manifest.ts';
+import { decodePostings, encodeBucket, encodeSegment, type IndexedDoc, type Postings, type SegmentReader } from './segment.ts';
 
 /** Chunks per new segment: bounds the memory of a catch-up and saves progress as it goes. */
 const BATCH_DOCS = 4_000;
@@ -38,115 +20,6 @@ const BATCH_DOCS = 4_000;
 const CATALOG_GRACE_BYTES = 256 * 1024;
 /** Merge the newest two segments while the older is at most this many times the newer. */
 const MERGE_RATIO = 2;
-
-export const indexDir = (store: Store) => store.path('index');
-const manifestFile = (store: Store) => join(indexDir(store), 'manifest.json');
-
-function emptyManifest(): Manifest {
-  return { version: MANIFEST_VERSION, tokenizer: TOKENIZER_VERSION, next: 1, segments: [], catalogs: {}, deleted: {} };
-}
-
-/** The manifest, or undefined when there is none; a corrupt one is reported and read as undefined. */
-export function readManifest(store: Store, log: Logger): Manifest | undefined {
-  const text = readTextFile(manifestFile(store));
-  if (text === undefined) return undefined;
-  try {
-    const m = JSON.parse(text) as Partial<Manifest>;
-    if (m.version !== MANIFEST_VERSION) throw new Error(`unknown version ${JSON.stringify(m.version)}`);
-    if (typeof m.next !== 'number' || !Array.isArray(m.segments) || typeof m.catalogs !== 'object' || typeof m.deleted !== 'object')
-      throw new Error('missing fields');
-    if (m.tokenizer !== TOKENIZER_VERSION) {
-      log.info(`search index made by tokenizer ${String(m.tokenizer)}, this version has ${TOKENIZER_VERSION}; rebuilding it`);
-      return undefined;
-    }
-    return m as Manifest;
-  } catch (error) {
-    log.warn(`${manifestFile(store)}: ${(error as Error).message}; the index will be rebuilt`);
-    return undefined;
-  }
-}
-
-function saveManifest(store: Store, m: Manifest): void {
-  writeFileAtomic(manifestFile(store), `${JSON.stringify(m)}\n`);
-}
-
-function openSegment(store: Store, name: string): SegmentReader | undefined {
-  const source = openRangeReader(join(indexDir(store), name));
-  if (source === undefined) return undefined;
-  try {
-    return new SegmentReader(name, source);
-  } catch (error) {
-    source.close();
-    throw error;
-  }
-}
-
-export interface LiveSegment {
-  reader: SegmentReader;
-  deleted: ReadonlySet<number>;
-}
-
-/** What a query reads: the live segments and the corpus figures BM25 needs. */
-export interface IndexView {
-  segments: LiveSegment[];
-  /** Live docs. */
-  docs: number;
-  fieldTokens: [number, number, number];
-  /** Segments that could not be read (left out; a search rebuilds the index). */
-  damaged: string[];
-  close(): void;
-}
-
-/**
- * Open the segments the manifest names. A segment merged away between reading the manifest and
- * opening it means a newer manifest: read again. A corrupt segment is skipped with a log line (the
- * next refresh rebuilds the index).
- */
-export function openIndex(store: Store, log: Logger): IndexView {
-  for (let attempt = 0; ; attempt++) {
-    const m = readManifest(store, log) ?? emptyManifest();
-    const segments: LiveSegment[] = [];
-    const damaged: string[] = [];
-    let vanished = false;
-    for (const { name } of m.segments) {
-      let reader: SegmentReader | undefined;
-      try {
-        reader = openSegment(store, name);
-      } catch (error) {
-        log.warn(`index segment ${name}: ${(error as Error).message}; skipped`);
-        damaged.push(name);
-        continue;
-      }
-      if (reader === undefined) {
-        vanished = true;
-        break;
-      }
-      segments.push({ reader, deleted: new Set(m.deleted[name] ?? []) });
-    }
-    if (vanished && attempt < 3) {
-      for (const s of segments) s.reader.close();
-      continue;
-    }
-    if (vanished) damaged.push('(a segment the manifest names is missing)');
-    const fieldTokens: [number, number, number] = [0, 0, 0];
-    let docs = 0;
-    for (const s of segments) {
-      docs += s.reader.docs - s.deleted.size;
-      s.reader.footer.fieldTokens.forEach((t, f) => {
-        fieldTokens[f] = (fieldTokens[f] as number) + t;
-      });
-    }
-    return {
-      segments,
-      docs,
-      fieldTokens,
-      damaged,
-      close: () => {
-        for (const s of segments) s.reader.close();
-      },
-    };
-  }
-}
 
 export interface RefreshOptions {
   /** Epoch ms after which no new batch starts (a hook's deadline); what was done is kept. */
