@@ -36,8 +36,8 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
-  const writes: Array<{ id: string; file: string; text: string; chunk: Chunk }> = [];
-  const write = (id: string, file: string, chunk: Chunk) => writes.push({ id, file, text: renderChunk(chunk), chunk });
+  const writes: Array<{ id: string; file: string; text: string; chunk: Chunk; fresh: boolean }> = [];
+  const write = (id: string, file: string, chunk: Chunk, fresh = false) => writes.push({ id, file, text: renderChunk(chunk), chunk, fresh });
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
     // Most chunks are new: an existence check costs less than a failed read (an exception each).
@@ -45,7 +45,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     const parsed = existing === undefined ? undefined : parseChunk(existing);
     if (parsed?.ok !== true) {
       // New, or corrupt (replaced by the fresh one).
-      write(chunk.id, file, chunk);
+      write(chunk.id, file, chunk, true);
       result.added += 1;
       continue;
     }
@@ -76,18 +76,20 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     }
   }
   if (writes.length === 0) return result;
-  // The catalog first, then the files: a crash in between leaves an id whose file is missing (skipped
-  // by the index, written and listed again when the lines are re-read), never a file the index cannot
-  // learn of. Every changed chunk is listed: the index replaces what it stored (text, uuids).
-  store.appendLines(
-    catalogFile(store, sessionId),
-    writes.map(({ id }) => ({ v: CATALOG_VERSION, id }) satisfies CatalogLine),
-  );
+  // A new chunk is listed first, then written: a crash in between leaves an id whose file is missing
+  // (the index waits for it, then skips it), never a file the index cannot learn of. A changed chunk
+  // is written first, then listed again: listed first, a search in between would index its old text
+  // and never look again. The index replaces what it stored (text, uuids) when it reads the line.
+  const line = ({ id }: { id: string }) => ({ v: CATALOG_VERSION, id }) satisfies CatalogLine;
+  const fresh = writes.filter((w) => w.fresh);
+  const changed = writes.filter((w) => !w.fresh);
+  store.appendLines(catalogFile(store, sessionId), fresh.map(line));
   ensureDirOnce(dir);
-  for (const w of writes) {
+  for (const w of [...fresh, ...changed]) {
     writeFileAtomic(w.file, w.text);
     sink?.(sessionId, w.chunk);
   }
+  store.appendLines(catalogFile(store, sessionId), changed.map(line));
   return result;
 }
 

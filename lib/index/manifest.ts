@@ -21,6 +21,8 @@ export interface Manifest {
   catalogs: Record<string, number>;
   /** Docs hidden in a segment because a newer segment has the chunk again (or its session is gone). */
   deleted: Record<string, number[]>;
+  /** A catalog line whose file has not appeared: where, and since when (epoch ms). */
+  stalled?: Record<string, { offset: number; since: number }>;
 }
 
 export const indexDir = (store: Store) => store.path('index');
@@ -37,8 +39,11 @@ export function readManifest(store: Store, log: Logger): Manifest | undefined {
   try {
     const m = JSON.parse(text) as Partial<Manifest>;
     if (m.version !== MANIFEST_VERSION) throw new Error(`unknown version ${JSON.stringify(m.version)}`);
-    if (typeof m.next !== 'number' || !Array.isArray(m.segments) || typeof m.catalogs !== 'object' || typeof m.deleted !== 'object')
-      throw new Error('missing fields');
+    if (typeof m.next !== 'number' || !Array.isArray(m.segments) || !isRecord(m.catalogs) || !isRecord(m.deleted)) throw new Error('missing fields');
+    if (!m.segments.every((s) => isRecord(s) && typeof s.name === 'string' && typeof s.docs === 'number')) throw new Error('bad segment list');
+    if (!Object.values(m.catalogs).every((n) => typeof n === 'number')) throw new Error('bad catalog offsets');
+    if (!Object.values(m.deleted).every((d) => Array.isArray(d) && d.every((n) => typeof n === 'number'))) throw new Error('bad hidden docs');
+    if (m.stalled !== undefined && !isRecord(m.stalled)) throw new Error('bad stalled lines');
     if (m.tokenizer !== TOKENIZER_VERSION) {
       log.info(`search index made by tokenizer ${String(m.tokenizer)}, this version has ${TOKENIZER_VERSION}; rebuilding it`);
       return undefined;
@@ -49,6 +54,8 @@ export function readManifest(store: Store, log: Logger): Manifest | undefined {
     return undefined;
   }
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function saveManifest(store: Store, m: Manifest): void {
   writeFileAtomic(manifestFile(store), `${JSON.stringify(m)}\n`);
@@ -107,11 +114,13 @@ export function openIndex(store: Store, log: Logger): IndexView {
       }
       segments.push({ reader, deleted: new Set(m.deleted[name] ?? []) });
     }
-    if (vanished && attempt < 3) {
+    if (vanished && attempt < 5) {
+      // A merge or rebuild replaced it since the manifest was read: read the newer manifest.
       for (const s of segments) s.reader.close();
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 * attempt);
       continue;
     }
-    if (vanished) damaged.push('(a segment the manifest names is missing)');
+    // Still missing after that: deleted by hand (or a crash); the refresh notices and rebuilds.
     const fieldTokens: [number, number, number] = [0, 0, 0];
     let docs = 0;
     for (const s of segments) {

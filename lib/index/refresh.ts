@@ -12,12 +12,15 @@ import { sanitizeName } from '../runtime/paths.ts';
 import { ensureDir, listDir, openRangeReader, removePath, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { concatPostings, SegmentBuilder } from './builder.ts';
 import { emptyManifest, indexDir, type LiveSegment, type Manifest, manifestFile, openSegment, readManifest, saveManifest } from './manifest.ts';
-import { decodePostings, encodeBucket, encodeSegment, type IndexedDoc, type Postings, type SegmentReader } from './segment.ts';
+import { decodePostings, encodeBucket, encodeSegment, IndexCorruptError, type IndexedDoc, type Postings, type SegmentReader } from './segment.ts';
 
 /** Chunks per new segment: bounds the memory of a catch-up and saves progress as it goes. */
 const BATCH_DOCS = 4_000;
 /** A catalog line whose chunk file is missing this close to the end is being written now: wait for it. */
 const CATALOG_GRACE_BYTES = 256 * 1024;
+/** How long a listed chunk may lack its file before its line is skipped (longer than any hook's deadline). */
+const STALL_MS = 60_000;
+const CHUNK_ID = /^[0-9a-f]{16}$/;
 /** Merge the newest two segments while the older is at most this many times the newer. */
 const MERGE_RATIO = 2;
 
@@ -32,6 +35,8 @@ export interface RefreshOptions {
   waitMs?: number;
   /** Chunks this process just wrote, by id: used instead of reading their files back. */
   known?: ReadonlyMap<string, Chunk>;
+  /** Segments a reader could not decode: rebuild, unless the manifest no longer names them. */
+  repair?: readonly string[];
 }
 
 export interface RefreshResult {
@@ -42,7 +47,7 @@ export interface RefreshResult {
 }
 
 /** Sessions whose catalog differs from what the manifest indexed (or that are gone). */
-function staleSessions(store: Store, m: Manifest): { grown: string[]; reset: string[]; gone: string[] } {
+function staleSessions(store: Store, m: Manifest): { grown: string[]; reset: string[]; gone: string[]; present: string[] } {
   const grown: string[] = [];
   const reset: string[] = [];
   const gone: string[] = [];
@@ -56,7 +61,7 @@ function staleSessions(store: Store, m: Manifest): { grown: string[]; reset: str
     else if (size < done) reset.push(id);
   }
   for (const id of Object.keys(m.catalogs)) if (!present.has(id)) gone.push(id);
-  return { grown, reset, gone };
+  return { grown, reset, gone, present: [...present] };
 }
 
 /** Every segment the manifest names is there (a deleted one must trigger a rebuild, not go unnoticed). */
@@ -66,7 +71,7 @@ function segmentsPresent(store: Store, m: Manifest): boolean {
 
 /** Bring the index up to date with every session's catalog. Cheap when nothing changed (no lock). */
 export async function refreshIndex(store: Store, log: Logger, options: RefreshOptions = {}): Promise<RefreshResult> {
-  if (options.rebuild !== true) {
+  if (options.rebuild !== true && (options.repair ?? []).length === 0) {
     const m = readManifest(store, log);
     if (m !== undefined) {
       const { grown, reset, gone } = staleSessions(store, m);
@@ -74,14 +79,28 @@ export async function refreshIndex(store: Store, log: Logger, options: RefreshOp
     }
   }
   ensureDir(indexDir(store));
-  const result = await store.withLock(manifestFile(store), () => refreshLocked(store, log, options), { waitMs: options.waitMs ?? 5_000 });
+  const result = await store.withLock(
+    manifestFile(store),
+    () => {
+      try {
+        return refreshLocked(store, log, options);
+      } catch (error) {
+        // A segment that opened but does not decode (met while merging): rebuild, once.
+        if (!(error instanceof IndexCorruptError) || options.rebuild === true) throw error;
+        log.warn(`search index damaged (${error.message}); rebuilding it from the chunk files`);
+        return refreshLocked(store, log, { ...options, rebuild: true });
+      }
+    },
+    { waitMs: options.waitMs ?? 5_000 },
+  );
   return result ?? { indexed: 0, complete: false };
 }
 
 function refreshLocked(store: Store, log: Logger, options: RefreshOptions): RefreshResult {
   const dir = indexDir(store);
   let m = readManifest(store, log);
-  const fresh = m === undefined || options.rebuild === true;
+  // A repair asked for by a reader is needed only if the manifest still names what it could not read.
+  let fresh = m === undefined || options.rebuild === true || (options.repair ?? []).some((name) => m?.segments.some((s) => s.name === name));
   const readers = new Map<string, SegmentReader>();
   if (!fresh && m !== undefined) {
     for (const { name } of m.segments) {
@@ -91,34 +110,40 @@ function refreshLocked(store: Store, log: Logger, options: RefreshOptions): Refr
         readers.set(name, reader);
       } catch (error) {
         log.warn(`index segment ${name}: ${(error as Error).message}; rebuilding the index`);
-        m = undefined;
+        fresh = true;
         break;
       }
     }
   }
-  if (fresh || m === undefined) {
+  if (fresh) {
     for (const r of readers.values()) r.close();
     readers.clear();
     // Numbers go on from the files there: a reader holding the old manifest must not open a new
-    // segment under an old name.
+    // segment under an old name. The empty manifest is saved before the old segments go, so a
+    // reader sees a smaller index while the rebuild runs, never a manifest naming deleted files.
     const last = Math.max(m?.next ?? 1, ...listDir(dir).map((n) => Number(/^seg-(\d+)\.bin$/.exec(n)?.[1] ?? 0) + 1));
     m = { ...emptyManifest(), next: last };
+    saveManifest(store, m);
     // Leftovers of the per-session indexes of earlier versions.
     for (const id of listDir(store.path('sessions'))) removePath(join(store.path('sessions', id), 'index.json'));
   }
-  const manifest = m;
+  const manifest = m ?? emptyManifest();
   const listed = new Set(manifest.segments.map((s) => s.name));
   // Under the lock no other writer exists: any file the manifest does not name is a leftover.
   for (const name of listDir(dir)) if (name !== 'manifest.json' && !name.endsWith('.lock') && !listed.has(name)) removePath(join(dir, name));
 
   try {
-    const { grown, reset, gone } = staleSessions(store, manifest);
+    const { grown, reset, gone, present } = staleSessions(store, manifest);
     if (reset.length > 0 || gone.length > 0) {
       hideSessions(manifest, readers, new Set([...reset, ...gone]));
-      for (const id of [...reset, ...gone]) delete manifest.catalogs[id];
+      for (const id of [...reset, ...gone]) {
+        delete manifest.catalogs[id];
+        delete manifest.stalled?.[id];
+      }
       saveManifest(store, manifest);
     }
-    return addNew(store, log, manifest, readers, [...grown, ...reset], options, fresh);
+    // A rebuild reads every session, also one whose catalog was lost (its files are listed).
+    return addNew(store, log, manifest, readers, fresh ? present : [...grown, ...reset], options);
   } finally {
     for (const r of readers.values()) r.close();
   }
@@ -145,7 +170,6 @@ function addNew(
   readers: Map<string, SegmentReader>,
   sessions: readonly string[],
   options: RefreshOptions,
-  rebuild: boolean,
 ): RefreshResult {
   const pending = new Map<string, Chunk>();
   const offsets: Record<string, number> = {};
@@ -163,19 +187,34 @@ function addNew(
     mergeSmall(store, log, m, readers, options.maxMergeDocs ?? Number.POSITIVE_INFINITY);
   };
   const late = () => options.deadline !== undefined && Date.now() > options.deadline;
+  let stopped = false;
   for (const sessionId of sessions) {
-    if (late()) break;
+    if (late()) {
+      stopped = true;
+      break;
+    }
     const size = statSafe(catalogFile(store, sessionId))?.size ?? 0;
     const from = m.catalogs[sessionId] ?? 0;
-    offsets[sessionId] = readCatalog(store, log, sessionId, from, size, pending, options.known);
-    if (rebuild && from === 0) {
-      // A rebuild also takes chunk files the catalog does not list (a catalog lost or damaged).
+    const read = readCatalog(store, log, m, sessionId, from, size, pending, options.known, (offset) => {
+      // A batch is full (or time is up) in the middle of a session: save what is done so far.
+      offsets[sessionId] = offset;
+      flush();
+      return late();
+    });
+    offsets[sessionId] = read.offset;
+    if (read.stopped) {
+      stopped = true;
+      break;
+    }
+    if (from === 0) {
+      // Read from the start (new, reset or rebuilt): chunk files the catalog does not list count too
+      // (a catalog lost or cut short). Listed after the catalog was read: nothing falls in between.
       for (const id of listChunkIds(store, sessionId)) if (!pending.has(id)) addChunk(store, log, sessionId, id, pending, options.known);
     }
     if (pending.size >= BATCH_DOCS) flush();
   }
   flush();
-  return { indexed, complete: !late() };
+  return { indexed, complete: !stopped };
 }
 
 function addChunk(
@@ -186,6 +225,10 @@ function addChunk(
   pending: Map<string, Chunk>,
   known?: ReadonlyMap<string, Chunk>,
 ): 'ok' | 'missing' | 'bad' {
+  if (!CHUNK_ID.test(id)) {
+    log.warn(`chunk ${sessionId}/${id}: not a chunk id (16 hex characters); skipped`);
+    return 'bad';
+  }
   const mine = known?.get(id);
   if (mine !== undefined && mine.session === sessionId) {
     pending.delete(id);
@@ -194,6 +237,10 @@ function addChunk(
   }
   const read = readChunk(store, sessionId, id);
   if (read === undefined) return 'missing';
+  if (read.ok && read.chunk.id !== id) {
+    log.warn(`chunk ${sessionId}/${id}: its frontmatter names ${JSON.stringify(read.chunk.id)}; skipped`);
+    return 'bad';
+  }
   if (!read.ok) {
     log.warn(`chunk ${sessionId}/${id}: ${read.reason}; skipped (ctxl reindex repairs the index)`);
     return 'bad';
@@ -204,21 +251,24 @@ function addChunk(
 }
 
 /**
- * Read the catalog lines from byte `from`, add their chunks, and return the offset read up to.
- * Writers list a chunk just before writing its file, so a missing file near the end is one being
- * written now: stop there and read it next time. One far behind the end is a crash leftover: skip it.
+ * Read the catalog lines from byte `from` and add their chunks. Writers list a chunk just before
+ * writing its file, so a missing file is usually one being written now: stop there and read it next
+ * time. A line whose file is still missing a minute later (its writer died) is skipped with a log
+ * line. `batch` runs when the pending chunks fill a batch; it returns true to stop (deadline).
  */
 function readCatalog(
   store: Store,
   log: Logger,
+  m: Manifest,
   sessionId: string,
   from: number,
   size: number,
   pending: Map<string, Chunk>,
-  known?: ReadonlyMap<string, Chunk>,
-): number {
+  known: ReadonlyMap<string, Chunk> | undefined,
+  batch: (offset: number) => boolean,
+): { offset: number; stopped: boolean } {
   const source = openRangeReader(catalogFile(store, sessionId));
-  if (source === undefined) return from;
+  if (source === undefined) return { offset: from, stopped: false };
   let bytes: Buffer;
   try {
     bytes = source.read(from, Math.min(size, source.size) - from);
@@ -235,12 +285,21 @@ function readCatalog(
       if (typeof value === 'string' && sanitizeName(value) === value) id = value;
     } catch {}
     if (id !== undefined && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
-      if (bytes.length - at < CATALOG_GRACE_BYTES) break;
-      log.warn(`chunk ${sessionId}/${id}: listed in the catalog but its file is missing; skipped`);
+      const stall = m.stalled?.[sessionId];
+      const now = Date.now();
+      const farBehind = bytes.length - at >= CATALOG_GRACE_BYTES; // a crash leftover, certainly
+      if (stall?.offset !== from + at && !farBehind) {
+        m.stalled = { ...m.stalled, [sessionId]: { offset: from + at, since: now } };
+        return { offset: from + at, stopped: false };
+      }
+      if (!farBehind && now - (stall?.since ?? now) < STALL_MS) return { offset: from + at, stopped: false };
+      log.warn(`chunk ${sessionId}/${id}: listed in the catalog but its file was never written; skipped`);
     }
+    if (m.stalled?.[sessionId] !== undefined) delete m.stalled[sessionId];
     at = nl + 1;
+    if (pending.size >= BATCH_DOCS && batch(from + at)) return { offset: from + at, stopped: true };
   }
-  return from + at;
+  return { offset: from + at, stopped: false };
 }
 
 /** Write the chunks as a new segment and hide their older copies. */
@@ -278,15 +337,22 @@ function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string,
     const n = m.segments.length;
     const older = m.segments[n - 2];
     const newer = m.segments[n - 1];
-    if (older === undefined || newer === undefined) return;
-    if (older.docs > MERGE_RATIO * newer.docs || older.docs + newer.docs > maxDocs) return;
+    if (older === undefined || newer === undefined) return compactHidden(store, log, m, readers, maxDocs);
+    if (older.docs > MERGE_RATIO * newer.docs || older.docs + newer.docs > maxDocs) return compactHidden(store, log, m, readers, maxDocs);
     const a = readers.get(older.name);
     const b = readers.get(newer.name);
     if (a === undefined || b === undefined) return;
-    const { bytes, docs } = mergeSegments([
-      { reader: a, deleted: new Set(m.deleted[older.name] ?? []) },
-      { reader: b, deleted: new Set(m.deleted[newer.name] ?? []) },
-    ]);
+    let combined: { bytes: Uint8Array; docs: number };
+    try {
+      combined = mergeSegments([
+        { reader: a, deleted: new Set(m.deleted[older.name] ?? []) },
+        { reader: b, deleted: new Set(m.deleted[newer.name] ?? []) },
+      ]);
+    } catch (error) {
+      if (error instanceof IndexCorruptError) throw error;
+      throw new IndexCorruptError(`merging ${older.name} and ${newer.name}: ${(error as Error).message}`);
+    }
+    const { bytes, docs } = combined;
     m.segments.splice(n - 2, 2);
     delete m.deleted[older.name];
     delete m.deleted[newer.name];
@@ -298,6 +364,35 @@ function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string,
       removePath(join(indexDir(store), r.name));
     }
     log.debug(`index: merged ${older.name} and ${newer.name} into ${merged} (${docs} docs)`);
+    touchLock(manifestFile(store));
+  }
+}
+
+/**
+ * Rewrite, in its place, a segment of which a quarter or more is hidden (chunks listed again): hidden
+ * docs still count in document frequencies, so they must not pile up in a big segment that rarely merges.
+ */
+function compactHidden(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number): void {
+  for (const [i, seg] of m.segments.entries()) {
+    const hidden = m.deleted[seg.name] ?? [];
+    const reader = readers.get(seg.name);
+    if (reader === undefined || hidden.length * 4 < seg.docs || seg.docs > maxDocs) continue;
+    let rewritten: { bytes: Uint8Array; docs: number };
+    try {
+      rewritten = mergeSegments([{ reader, deleted: new Set(hidden) }]);
+    } catch (error) {
+      if (error instanceof IndexCorruptError) throw error;
+      throw new IndexCorruptError(`compacting ${seg.name}: ${(error as Error).message}`);
+    }
+    const name = addSegment(store, m, readers, rewritten.bytes, rewritten.docs);
+    const added = m.segments.pop();
+    if (added !== undefined) m.segments.splice(i, 1, added); // same place in the order
+    delete m.deleted[seg.name];
+    saveManifest(store, m);
+    reader.close();
+    readers.delete(seg.name);
+    removePath(join(indexDir(store), seg.name));
+    log.debug(`index: compacted ${seg.name} into ${name} (${hidden.length} hidden docs dropped)`);
     touchLock(manifestFile(store));
   }
 }

@@ -11,6 +11,9 @@
 import { ByteWriter, fromUtf8, utf8, VarintReader } from './bytes.ts';
 
 export const SEGMENT_VERSION = 1;
+
+/** A segment that does not decode: the index is rebuilt from the chunk files (other errors are bugs). */
+export class IndexCorruptError extends Error {}
 const MAGIC = 'CTXLSEG\n';
 const END = 'CTXLEND\n';
 const ID_BYTES = 16;
@@ -298,23 +301,26 @@ export class SegmentReader {
     readonly name: string,
     private readonly source: Source,
   ) {
-    if (source.size < MAGIC.length + 12) throw new Error(`${name}: too short for a segment (${source.size} bytes)`);
+    if (source.size < MAGIC.length + 12) throw new IndexCorruptError(`${name}: too short for a segment (${source.size} bytes)`);
     const head = Buffer.from(source.read(0, MAGIC.length));
     const tail = Buffer.from(source.read(source.size - 12, 12));
-    if (head.toString('latin1') !== MAGIC || tail.toString('latin1', 4) !== END) throw new Error(`${name}: not a segment file (truncated?)`);
+    if (head.toString('latin1') !== MAGIC || tail.toString('latin1', 4) !== END) throw new IndexCorruptError(`${name}: not a segment file (truncated?)`);
     const length = tail.readUInt32LE(0);
-    if (length > source.size - 12 - MAGIC.length) throw new Error(`${name}: footer length out of range`);
+    if (length > source.size - 12 - MAGIC.length) throw new IndexCorruptError(`${name}: footer length out of range`);
     let footer: Footer;
     try {
       footer = JSON.parse(fromUtf8.decode(source.read(source.size - 12 - length, length))) as Footer;
     } catch (error) {
-      throw new Error(`${name}: footer is not JSON (${(error as Error).message})`);
+      throw new IndexCorruptError(`${name}: footer is not JSON (${(error as Error).message})`);
     }
-    if (footer.version !== SEGMENT_VERSION) throw new Error(`${name}: unknown segment version ${JSON.stringify(footer.version)}`);
+    if (footer.version !== SEGMENT_VERSION) throw new IndexCorruptError(`${name}: unknown segment version ${JSON.stringify(footer.version)}`);
     if (typeof footer.docs !== 'number' || typeof footer.sections !== 'object' || typeof footer.buckets !== 'object')
-      throw new Error(`${name}: footer lacks docs, sections or buckets`);
+      throw new IndexCorruptError(`${name}: footer lacks docs, sections or buckets`);
+    for (const range of Object.values(footer.sections ?? {})) {
+      if (!Array.isArray(range) || range.length !== 2 || range[0] + range[1] > source.size) throw new IndexCorruptError(`${name}: bad section range`);
+    }
     for (const range of Object.values(footer.buckets)) {
-      if (!Array.isArray(range) || range.length !== 3 || range[0] + range[2] > source.size) throw new Error(`${name}: bad bucket range`);
+      if (!Array.isArray(range) || range.length !== 3 || range[0] + range[2] > source.size) throw new IndexCorruptError(`${name}: bad bucket range`);
     }
     this.footer = footer;
   }
@@ -406,7 +412,7 @@ export class SegmentReader {
     const cached = this.heads.get(key);
     if (cached !== undefined) return cached ?? undefined;
     const range = Object.hasOwn(this.footer.buckets, key) ? this.footer.buckets[key] : undefined;
-    const head = range === undefined ? undefined : decodeBucketHead(this.source.read(range[0], range[1]));
+    const head = range === undefined ? undefined : this.guard(() => decodeBucketHead(this.source.read(range[0], range[1])));
     this.heads.set(key, head ?? null);
     return head;
   }
@@ -425,10 +431,20 @@ export class SegmentReader {
     const range = Object.hasOwn(this.footer.buckets, key) ? this.footer.buckets[key] : undefined;
     if (range === undefined) return undefined;
     const bytes = this.source.read(range[0], range[2]);
-    const head = decodeBucketHead(bytes.subarray(0, range[1]));
+    const head = this.guard(() => decodeBucketHead(bytes.subarray(0, range[1])));
     const postings = bytes.subarray(range[1]);
-    if ((head.ends.at(-1) ?? 0) !== postings.length) throw new Error(`${this.name}: bucket ${key} postings do not add up`);
+    if ((head.ends.at(-1) ?? 0) !== postings.length) throw new IndexCorruptError(`${this.name}: bucket ${key} postings do not add up`);
     return { head, postings };
+  }
+
+  /** Decoding errors of this segment as IndexCorruptError, naming it. */
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof IndexCorruptError) throw error;
+      throw new IndexCorruptError(`${this.name}: ${(error as Error).message}`);
+    }
   }
 
   bucketKeys(): string[] {

@@ -1221,3 +1221,73 @@ describe('editDistance', () => {
     }
   });
 });
+
+// ---- findings of a cold review, kept as regressions ----
+
+describe('review regressions', () => {
+  it('a listed chunk whose file never comes stalls its session only for a while, then is skipped', async () => {
+    const { data, store, log } = setup();
+    const a = chunk('stall-a', `first ${planted(700)}`);
+    const lost = chunk('stall-lost', `never written ${planted(701)}`);
+    const b = chunk('stall-b', `later ${planted(702)}`);
+    writeChunks(store, 'sess-a', [a]);
+    await refreshIndex(store, log); // the session is known: later lines are read from the catalog
+    appendCatalogOnly(store, 'sess-a', [lost.id]); // its writer died before writing the file
+    writeChunks(store, 'sess-a', [b]);
+    await refreshIndex(store, log);
+    expect(sortedRefs(await find(store, log, planted(702)))).toEqual([]); // waiting for the lost file
+    // A minute later (the stall's start moved back), the line is skipped and the rest indexed.
+    const m = readManifest(data);
+    const stalled = m.stalled?.['sess-a'];
+    expect(stalled).toBeDefined();
+    writeFileSync(join(data, 'index', 'manifest.json'), JSON.stringify({ ...m, stalled: { 'sess-a': { ...stalled, since: Date.now() - 120_000 } } }));
+    expect(sortedRefs(await find(store, log, planted(702)))).toEqual([b.id]);
+    expect(log.lines.some((l) => l.level === 'warn' && l.message.includes(lost.id))).toBe(true);
+  });
+
+  it('scores stay positive and the ranking stable when chunks are re-listed many times', async () => {
+    const fresh = setup();
+    const other = setup();
+    const docs = [chunk('rl-1', 'planetoid widget widget'), chunk('rl-2', 'planetoid gadget'), chunk('rl-3', 'widget only here')];
+    writeChunks(fresh.store, 'sess-a', docs);
+    const expected = await find(fresh.store, fresh.log, 'planetoid widget');
+    writeChunks(other.store, 'sess-a', docs);
+    await refreshIndex(other.store, other.log);
+    for (let i = 0; i < 17; i++) {
+      appendCatalogOnly(other.store, 'sess-a', [docs[2]?.id ?? '']); // listed again: older copies hidden
+      await refreshIndex(other.store, other.log);
+    }
+    const after = await find(other.store, other.log, 'planetoid widget');
+    expect(refsOf(after)).toEqual(refsOf(expected));
+    for (const r of after) expect(r.score).toBeGreaterThan(0);
+  });
+
+  it('a lost catalog: ctxl reindex still finds every chunk file', async () => {
+    const { store, log } = setup();
+    const list = [chunk('lc-1', `one ${planted(710)}`), chunk('lc-2', `two ${planted(711)}`)];
+    writeChunks(store, 'sess-a', list);
+    rmSync(catalogFile(store, 'sess-a'));
+    await refreshIndex(store, log, { rebuild: true });
+    for (const [i, c] of list.entries()) expect(refsOf(await find(store, log, planted(710 + i)))).toEqual([c.id]);
+  });
+
+  it('a chunk file whose id is not a chunk id is skipped with a log line; the rest is searchable', async () => {
+    const { store, log } = setup();
+    const good = chunk('bid-good', `fine ${planted(720)}`);
+    const bad = { ...chunk('bid-bad', `odd ${planted(721)}`), id: 'NOT-A-HEX-ID' };
+    writeChunks(store, 'sess-a', [good]);
+    writeChunkFileOnly(store, bad);
+    appendCatalogOnly(store, 'sess-a', [bad.id]);
+    expect(refsOf(await find(store, log, planted(720)))).toEqual([good.id]);
+    expect(log.lines.some((l) => l.level === 'warn' && l.message.includes('NOT-A-HEX-ID'))).toBe(true);
+  });
+
+  it('one session bigger than a batch is indexed in several saved steps', async () => {
+    const { data, store, log } = setup();
+    const list = Array.from({ length: 4_100 }, (_, i) => chunk(`big-${i}`, `row ${i} ${i === 4_099 ? planted(730) : 'filler'}`));
+    writeChunks(store, 'sess-a', list);
+    await refreshIndex(store, log, { maxMergeDocs: 0 });
+    expect(readManifest(data).segments.length).toBeGreaterThan(1); // a segment per batch, not one for the session
+    expect(refsOf(await find(store, log, planted(730)))).toEqual([list[4_099]?.id]);
+  });
+});
