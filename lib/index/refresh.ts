@@ -337,11 +337,11 @@ function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string,
     const n = m.segments.length;
     const older = m.segments[n - 2];
     const newer = m.segments[n - 1];
-    if (older === undefined || newer === undefined) return compactHidden(store, log, m, readers, maxDocs);
-    if (older.docs > MERGE_RATIO * newer.docs || older.docs + newer.docs > maxDocs) return compactHidden(store, log, m, readers, maxDocs);
+    if (older === undefined || newer === undefined) break;
+    if (older.docs > MERGE_RATIO * newer.docs || older.docs + newer.docs > maxDocs) break;
     const a = readers.get(older.name);
     const b = readers.get(newer.name);
-    if (a === undefined || b === undefined) return;
+    if (a === undefined || b === undefined) break;
     let combined: { bytes: Uint8Array; docs: number };
     try {
       combined = mergeSegments([
@@ -366,6 +366,7 @@ function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string,
     log.debug(`index: merged ${older.name} and ${newer.name} into ${merged} (${docs} docs)`);
     touchLock(manifestFile(store));
   }
+  compactHidden(store, log, m, readers, maxDocs);
 }
 
 /**
