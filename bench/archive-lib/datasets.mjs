@@ -61,6 +61,17 @@ export async function ingestSynth(targetBytes = 20 * 1024 * 1024) {
   return { path: file, name: 'synthesized session', bytes };
 }
 
+/** A fresh `<dir>.tmp` with `home/` (CTXL_HOME) and `transcripts/`, renamed into place when built. */
+function buildDir(dir) {
+  const tmp = `${dir}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  const home = join(tmp, 'home');
+  const transcripts = join(tmp, 'transcripts');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(transcripts, { recursive: true });
+  return { tmp, home, transcripts, env: childEnv({ home, configDir: emptyConfigDir() }) };
+}
+
 function readManifest(dir) {
   try {
     return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
@@ -80,13 +91,7 @@ export async function recallDataDir(label, chunks, { rebuild = false } = {}) {
   if (cached !== undefined && !rebuild && cached.projectRoot === project && cached.chunksTarget === chunks)
     return { dir, home: join(dir, 'home'), project, manifest: cached, built: false };
   rmSync(dir, { recursive: true, force: true });
-  const tmp = `${dir}.tmp`;
-  rmSync(tmp, { recursive: true, force: true });
-  const home = join(tmp, 'home');
-  const transcripts = join(tmp, 'transcripts');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(transcripts, { recursive: true });
-  const env = childEnv({ home, configDir: emptyConfigDir() });
+  const { tmp, transcripts, env } = buildDir(dir);
   const sessions = Math.max(1, Math.round(chunks / CHUNKS_PER_SESSION));
   const started = Date.now();
   const totals = { transcriptBytes: 0, transcriptAllocated: 0, chunksTotal: 0, ingestMs: 0, lines: 0 };
@@ -167,13 +172,7 @@ export async function devsetDataDir(fixturesDir, scripted, { rebuild = false } =
   const dir = join(CACHE, `devset-${key}`);
   const cached = readManifest(dir);
   if (cached !== undefined && !rebuild && cached.projectRoot === project) return { dir, home: join(dir, 'home'), project, manifest: cached, built: false };
-  const tmp = `${dir}.tmp`;
-  rmSync(tmp, { recursive: true, force: true });
-  const home = join(tmp, 'home');
-  const transcripts = join(tmp, 'transcripts');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(transcripts, { recursive: true });
-  const env = childEnv({ home, configDir: emptyConfigDir() });
+  const { tmp, transcripts, env } = buildDir(dir);
   log(`  building the dev set archive (${files.length} fixtures + ${scripted.sessions.length} scripted sessions)…`);
   for (const [i, s] of scripted.sessions.entries()) {
     const file = join(transcripts, `${s.sessionId}.jsonl`);

@@ -2,33 +2,17 @@
 // exit. spawnSync keeps this process idle while the child runs, so the wall time is the child's life
 // plus a constant spawn/reap cost that every baseline pays too. `runAsync` is only used to build data
 // sets in parallel, never for a timed figure.
-import { spawn, spawnSync } from 'node:child_process';
-import { childCpuMs } from '../lib/proc.mjs';
-
-const MAX_BUFFER = 256 * 1024 * 1024;
+import { spawn } from 'node:child_process';
+import { childCpuMs, runNode as runNodeTimed } from '../lib/proc.mjs';
 
 // CPU time of reaped children: the hook bench's helper (see its comment on accuracy).
 export { childCpuMs };
 
-/** Run `node …args` synchronously; returns { ms, cpuMs, status, signal, error, stdout, stderr }. */
+/** Run `node …args` synchronously, timed: the hook bench's runner (stdin from /dev/null). */
 export function runNode(args, { cwd, env } = {}) {
-  const cpu0 = childCpuMs();
-  const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: MAX_BUFFER });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const cpu1 = childCpuMs();
-  return {
-    ms,
-    cpuMs: cpu0 === undefined || cpu1 === undefined ? Number.NaN : cpu1 - cpu0,
-    status: r.status,
-    signal: r.signal,
-    error: r.error,
-    stdout: r.stdout?.toString('utf8') ?? '',
-    stderr: r.stderr?.toString('utf8') ?? '',
-  };
+  return runNodeTimed(args, { cwd, env });
 }
 
-/** The same, without blocking (for parallel data-set builds). */
 export function runNodeAsync(args, { cwd, env } = {}) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();

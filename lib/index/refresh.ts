@@ -407,7 +407,7 @@ export function mergeSegments(parts: readonly LiveSegment[]): { bytes: Uint8Arra
     for (let d = 0; d < reader.docs; d++) {
       if (deleted.has(d)) continue;
       remap[d] = docs.length;
-      docs.push(docAt(reader, d));
+      docs.push(reader.doc(d));
     }
     return remap;
   });
@@ -440,21 +440,5 @@ export function mergeSegments(parts: readonly LiveSegment[]): { bytes: Uint8Arra
       buckets.filter((b) => b !== undefined),
     ),
     docs: docs.length,
-  };
-}
-
-export function docAt(reader: SegmentReader, d: number): IndexedDoc {
-  const f = reader.footer;
-  const kindPhase = reader.kindPhase()[d] as number;
-  const lengths = reader.lengths();
-  return {
-    id: reader.id(d),
-    session: f.sessions[reader.session()[d] as number] ?? '',
-    project: f.projects[reader.project()[d] as number] ?? '',
-    kind: f.kinds[Math.floor(kindPhase / 65536)] ?? '',
-    phase: f.phases[kindPhase % 65536] ?? '',
-    time: reader.time()[d] as number,
-    files: reader.files(d),
-    lengths: [lengths[d * 3] as number, lengths[d * 3 + 1] as number, lengths[d * 3 + 2] as number],
   };
 }

@@ -177,19 +177,28 @@ export function decodePostings(bytes: Uint8Array, pos: number, df: number): Post
   return out;
 }
 
+/** The first index in sorted `terms` whose term is not below `term` (where a prefix range starts). */
+export function lowerBound(terms: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((terms[mid] as string) < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Index of `term` in sorted `terms`, or -1. */
 export function findTerm(terms: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const t = terms[mid] as string;
-    if (t === term) return mid;
-    if (t < term) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  const at = lowerBound(terms, term);
+  return terms[at] === term ? at : -1;
 }
+
+// A doc's kind and phase share one u32 column entry.
+const PHASES = 65536;
+export const kindOrdinal = (kindPhase: number) => Math.floor(kindPhase / PHASES);
+export const phaseOrdinal = (kindPhase: number) => kindPhase % PHASES;
 
 /** Write a whole segment: documents in order (doc n is docs[n]) and their bucketed postings. */
 export function encodeSegment(docs: readonly IndexedDoc[], buckets: Iterable<readonly [string, EncodedBucket]>): Uint8Array {
@@ -222,7 +231,7 @@ export function encodeSegment(docs: readonly IndexedDoc[], buckets: Iterable<rea
     ids.write(doc.id, i * ID_BYTES, 'latin1');
     session[i] = ord(tables.sessions, doc.session);
     project[i] = ord(tables.projects, doc.project);
-    kindPhase[i] = ord(tables.kinds, doc.kind) * 65536 + Math.min(ord(tables.phases, doc.phase), 65535);
+    kindPhase[i] = ord(tables.kinds, doc.kind) * PHASES + Math.min(ord(tables.phases, doc.phase), PHASES - 1);
     for (let f = 0; f < 3; f++) {
       lengths[i * 3 + f] = doc.lengths[f] as number;
       fieldTokens[f] = (fieldTokens[f] as number) + (doc.lengths[f] as number);
@@ -349,7 +358,7 @@ export class SegmentReader {
   project(): Uint32Array {
     return this.u32('project');
   }
-  /** kind ordinal × 65536 + phase ordinal. */
+  /** kind ordinal × 65536 + phase ordinal: split with kindOrdinal() and phaseOrdinal(). */
   kindPhase(): Uint32Array {
     return this.u32('kindPhase');
   }
@@ -445,6 +454,23 @@ export class SegmentReader {
       if (error instanceof IndexCorruptError) throw error;
       throw new IndexCorruptError(`${this.name}: ${(error as Error).message}`);
     }
+  }
+
+  /** Everything the index keeps of one doc (what a merge copies). */
+  doc(d: number): IndexedDoc {
+    const f = this.footer;
+    const kindPhase = this.kindPhase()[d] as number;
+    const lengths = this.lengths();
+    return {
+      id: this.id(d),
+      session: f.sessions[this.session()[d] as number] ?? '',
+      project: f.projects[this.project()[d] as number] ?? '',
+      kind: f.kinds[kindOrdinal(kindPhase)] ?? '',
+      phase: f.phases[phaseOrdinal(kindPhase)] ?? '',
+      time: this.time()[d] as number,
+      files: this.files(d),
+      lengths: [lengths[d * 3] as number, lengths[d * 3 + 1] as number, lengths[d * 3 + 2] as number],
+    };
   }
 
   bucketKeys(): string[] {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { openIndex } from '../index/manifest.ts';
+import { kindOrdinal } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { listDir, pathExists, type Store } from '../runtime/store.ts';
@@ -103,7 +104,7 @@ export function archiveStats(store: Store, log: Logger, projectRoot: string | un
         if (project !== undefined && f.projects[project[d] as number] !== projectRoot) continue;
         chunks += 1;
         sessions.add(f.sessions[session[d] as number] ?? '');
-        const kind = (f.kinds[Math.floor((kindPhase[d] as number) / 65536)] ?? '').replace(/^tool:.*/, 'tool');
+        const kind = (f.kinds[kindOrdinal(kindPhase[d] as number)] ?? '').replace(/^tool:.*/, 'tool');
         byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
       }
     }

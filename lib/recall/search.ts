@@ -7,7 +7,7 @@ import type { Chunk } from '../archive/chunk-file.ts';
 import { queryTerms, tokenize } from '../archive/keywords.ts';
 import { type IndexView, openIndex } from '../index/manifest.ts';
 import { refreshIndex } from '../index/refresh.ts';
-import { type BucketHead, bucketOf, findTerm, IndexCorruptError, type SegmentReader } from '../index/segment.ts';
+import { type BucketHead, bucketOf, findTerm, IndexCorruptError, kindOrdinal, lowerBound, phaseOrdinal, type SegmentReader } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
 import { type Query, searchText } from './query.ts';
@@ -331,17 +331,6 @@ function expansions(view: IndexView, term: string, raw: string): Map<string, num
   return out;
 }
 
-function lowerBound(terms: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((terms[mid] as string) < term) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 // Two rows reused across calls: fuzzy matching compares a query term with thousands of terms.
 let rowA = new Int32Array(64);
 let rowB = new Int32Array(64);
@@ -401,7 +390,7 @@ function docMask(reader: SegmentReader, deleted: ReadonlySet<number>, q: Query, 
     const column = reader.kindPhase();
     checks.push((d) => {
       const v = column[d] as number;
-      return kinds.has(Math.floor(v / 65536)) && phases.has(v % 65536);
+      return kinds.has(kindOrdinal(v)) && phases.has(phaseOrdinal(v));
     });
   }
   if (q.since !== undefined) {

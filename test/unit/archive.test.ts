@@ -1,14 +1,12 @@
-// L2 archive: `ctxl ingest` and the Stop / PreCompact hooks run as the compiled processes users run,
-// then the chunk files they leave under CTXL_HOME are read back and checked against the transcript
-// they came from. The pure parts (chunk file format, tokenizer) are called directly.
-import { randomUUID } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { queryTerms, splitIdentifier, stem, tokenize } from '../../lib/archive/keywords.ts';
 import { fixturePath, transcriptFixtures } from './helpers/manifest.ts';
+import { prng } from './helpers/prng.ts';
 import { baseEnv, readLog, runCli, runHookSync } from './helpers/proc.ts';
+import { scriptedTranscript } from './helpers/scripted-transcript.ts';
 import { listFiles, useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-archive-');
@@ -113,64 +111,6 @@ function stopInput(sessionId: string, transcript: string, cwd: string): Obj {
 
 function preCompactInput(sessionId: string, transcript: string, cwd: string): Obj {
   return { session_id: sessionId, transcript_path: transcript, cwd, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null };
-}
-
-// ---- a small transcript writer in Claude Code's line format (shapes copied from crud.jsonl) ----
-
-function scriptedTranscript(sessionId: string, cwd: string) {
-  const lines: Obj[] = [];
-  let parent: string | null = null;
-  let clock = Date.parse('2025-10-12T21:35:53.000Z');
-  const common = () => {
-    const uuid = randomUUID();
-    clock += 1_000;
-    const line = {
-      parentUuid: parent,
-      isSidechain: false,
-      userType: 'external',
-      cwd,
-      sessionId,
-      version: '2.1.332',
-      gitBranch: 'main',
-      uuid,
-      timestamp: new Date(clock).toISOString(),
-    };
-    parent = uuid;
-    return line;
-  };
-  const assistantMessage = (content: Obj[]) => ({
-    model: 'claude-sonnet-4-5-20250929',
-    id: `msg_${randomUUID().replaceAll('-', '')}`,
-    type: 'message',
-    role: 'assistant',
-    content,
-    stop_reason: null,
-    usage: { input_tokens: 4, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 10 },
-  });
-  return {
-    lines,
-    user(text: string) {
-      lines.push({ ...common(), type: 'user', message: { role: 'user', content: text } });
-    },
-    assistant(text: string) {
-      lines.push({ ...common(), type: 'assistant', requestId: `req_${lines.length}`, message: assistantMessage([{ type: 'text', text }]) });
-    },
-    /** The assistant's tool_use line, without its result (a call still running). */
-    toolUse(name: string, input: Obj): string {
-      const id = `toolu_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
-      lines.push({ ...common(), type: 'assistant', requestId: `req_${lines.length}`, message: assistantMessage([{ type: 'tool_use', id, name, input }]) });
-      return id;
-    },
-    toolResult(id: string, output: string) {
-      lines.push({
-        ...common(),
-        type: 'user',
-        message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: output }] },
-        toolUseResult: { stdout: output, stderr: '', interrupted: false, isImage: false },
-      });
-    },
-    text: () => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
-  };
 }
 
 // ---- 1. ingest ----
@@ -435,6 +375,25 @@ describe('renderChunk / parseChunk', () => {
 // ---- 5. the tokenizer ----
 
 describe('tokenize', () => {
+  it('splits identifiers exactly as the regex rules say (character scan vs the regex chain, 20,000 random words)', () => {
+    // The rules the scan implements, written as regexes: lower/digit→Upper, UPPER run→Upper+lower, letter→digit, separators.
+    const byRegex = (word: string) =>
+      word
+        .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+        .replace(/([A-Za-z])(\d)/g, '$1 $2')
+        .split(/[\s_\-.$/]+/)
+        .filter((p) => p !== '');
+    const random = prng(0x5eed);
+    const alphabet = 'aAbBzZ09_-.$/éÉx';
+    for (let n = 0; n < 20_000; n++) {
+      let word = '';
+      const length = 1 + Math.floor(random() * 10);
+      for (let i = 0; i < length; i++) word += alphabet[Math.floor(random() * alphabet.length)];
+      expect(splitIdentifier(word), JSON.stringify(word)).toEqual(byRegex(word));
+    }
+  });
+
   it('splits identifiers on case, _ and -, and keeps the whole identifier', () => {
     expect(tokenize('parseConfigFile')).toEqual(['parseconfigfile', stem('parse'), 'config', stem('file')]);
     expect(tokenize('retry_count')).toEqual(['retry_count', 'retry', 'count']);

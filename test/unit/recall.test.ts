@@ -1,8 +1,4 @@
-// Recall: the query syntax (pure), then `ctxl recall` / `ctxl show` and the /recall hook run as the
-// compiled processes, over small scripted transcripts with planted facts, ingested with `ctxl ingest`.
-// Rendering within a budget and `/recall stats` are called in process.
-import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +9,7 @@ import { type RecallResult, snippet } from '../../lib/recall/search.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { baseEnv, readLog, runCli, runHookSync } from './helpers/proc.ts';
+import { scriptedTranscript } from './helpers/scripted-transcript.ts';
 import { listFiles, useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-recall-');
@@ -92,66 +89,6 @@ describe('parseSince', () => {
   });
 });
 
-// ---- scripted transcripts in Claude Code's line format (shapes copied from crud.jsonl) ----
-
-type Obj = Record<string, unknown>;
-
-function scriptedTranscript(sessionId: string, cwd: string, start: number) {
-  const lines: Obj[] = [];
-  let parent: string | null = null;
-  let clock = start;
-  const common = () => {
-    const uuid = randomUUID();
-    clock += 60_000;
-    const line = {
-      parentUuid: parent,
-      isSidechain: false,
-      userType: 'external',
-      cwd,
-      sessionId,
-      version: '2.1.332',
-      gitBranch: 'main',
-      uuid,
-      timestamp: new Date(clock).toISOString(),
-    };
-    parent = uuid;
-    return line;
-  };
-  const assistantLine = (content: Obj[]) => ({
-    ...common(),
-    type: 'assistant',
-    requestId: `req_${lines.length}`,
-    message: { model: 'claude-sonnet-4-5-20250929', id: `msg_${lines.length}`, type: 'message', role: 'assistant', content, stop_reason: null },
-  });
-  return {
-    user(text: string): string {
-      const line = { ...common(), type: 'user', message: { role: 'user', content: text } };
-      lines.push(line);
-      return line.uuid;
-    },
-    assistant(text: string): string {
-      const line = assistantLine([{ type: 'text', text }]);
-      lines.push(line);
-      return line.uuid;
-    },
-    tool(name: string, input: Obj, output: string): string[] {
-      const id = `toolu_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
-      const use = assistantLine([{ type: 'tool_use', id, name, input }]);
-      const result = {
-        ...common(),
-        type: 'user',
-        message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: output }] },
-        toolUseResult: { stdout: output, stderr: '', interrupted: false, isImage: false },
-      };
-      lines.push(use, result);
-      return [use.uuid, result.uuid];
-    },
-    write(file: string) {
-      writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    },
-  };
-}
-
 // ---- the world the CLI tests search: two sessions in project A, one in project B ----
 
 const SID_OLD = 'aaaa1111-0000-4000-8000-000000000001';
@@ -167,17 +104,8 @@ const PLANTED =
   'own sockets and already send keep-alive frames every 10 seconds, so they are not affected by this change at all. ' +
   'Closing note: the canary phrase for this chunk is quartz-lantern-forty-two.';
 
-interface JsonResult {
-  ref: string;
-  score: number;
-  sessionId: string;
-  phase: string;
-  type: string;
-  timestamp: string;
-  sourceUuids: string[];
-  title: string;
-  snippet: string;
-}
+/** A result as `ctxl recall --json` prints it (the contract: no files or tool). */
+type JsonResult = Omit<RecallResult, 'files' | 'tool'>;
 
 function world(home: string) {
   const data = join(home, 'data');
@@ -190,7 +118,7 @@ function world(home: string) {
   const cli = (args: string[], cwd = projectA) => runCli(args, env, cwd);
 
   // Ten days ago, project A: the websocket investigation with the planted fact.
-  const old = scriptedTranscript(SID_OLD, projectA, now - 10 * DAY);
+  const old = scriptedTranscript(SID_OLD, projectA, { start: now - 10 * DAY, stepMs: 60_000 });
   old.user('The websocket client keeps dropping. Why do reconnects fail behind the corporate proxy?');
   const plantedUuid = old.assistant(PLANTED);
   const editUuids = old.tool(
@@ -200,12 +128,12 @@ function world(home: string) {
   );
   old.tool('Bash', { command: 'npm test -- socket', description: 'run the socket tests' }, 'Tests: 12 passed, 12 total');
   // An hour ago, project A: the uploader's retry budget.
-  const recent = scriptedTranscript(SID_NEW, projectA, now - 2 * 3_600_000);
+  const recent = scriptedTranscript(SID_NEW, projectA, { start: now - 2 * 3_600_000, stepMs: 60_000 });
   recent.user('Add a retry budget to the uploader');
   recent.tool('Bash', { command: 'npm run lint', description: 'lint' }, 'Checked 41 files. No problems.');
   recent.assistant('The uploader now has a retry budget of 3 attempts per file.');
   // An hour ago, project B: billing.
-  const other = scriptedTranscript(SID_OTHER, projectB, now - 2 * 3_600_000);
+  const other = scriptedTranscript(SID_OTHER, projectB, { start: now - 2 * 3_600_000, stepMs: 60_000 });
   other.assistant('In the billing service the invoiceRoundingMode is bankers rounding, per the finance team.');
 
   const files = { old: join(home, 'old.jsonl'), recent: join(home, 'recent.jsonl'), other: join(home, 'other.jsonl') };

@@ -1,9 +1,3 @@
-// The on-disk search index of L2 (lib/index/*) and the search over it (lib/recall/search.ts):
-// varints, segment files read back column by column and bucket by bucket, corruption handled by a
-// rebuild, incremental refreshes that never duplicate or lose a chunk, merges that do not change a
-// ranking, catalog lines whose file is late or missing, removed sessions, real CLI processes racing
-// on one data dir, `ctxl reindex`, the query filters and the bounded edit distance.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +9,7 @@ import { concatPostings, SegmentBuilder } from '../../lib/index/builder.ts';
 import { ByteWriter, VarintReader } from '../../lib/index/bytes.ts';
 import type { Manifest } from '../../lib/index/manifest.ts';
 import { openIndex } from '../../lib/index/manifest.ts';
-import { docAt, mergeSegments, refreshIndex } from '../../lib/index/refresh.ts';
+import { mergeSegments, refreshIndex } from '../../lib/index/refresh.ts';
 import {
   bucketize,
   bucketOf,
@@ -35,8 +29,8 @@ import type { Logger } from '../../lib/runtime/log.ts';
 import { openRangeReader, openStore, type Store, writeFileAtomic } from '../../lib/runtime/store.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
-import { distDir } from './helpers/paths.ts';
-import { baseEnv, type ProcEnv, type RunResult, runCli } from './helpers/proc.ts';
+import { prng } from './helpers/prng.ts';
+import { baseEnv, type RunResult, runCli, runCliAsync } from './helpers/proc.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-index-');
@@ -72,18 +66,6 @@ function chunk(name: string, text: string, extra: Partial<Chunk> = {}): Chunk {
     title: name,
     text,
     ...extra,
-  };
-}
-
-/** A small seeded PRNG (mulberry32): the same corpus on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -235,26 +217,6 @@ function openReader(file: string, name = 'seg-test.bin'): SegmentReader {
   return new SegmentReader(name, source);
 }
 
-function runCliAsync(args: string[], env: ProcEnv, cwd: string): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(distDir, 'cli.mjs'), ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolve({ status, signal, stdout, stderr });
-    });
-  });
-}
-
 interface CliRecall {
   query: string;
   results: Array<{ ref: string; score: number; sessionId: string; snippet: string }>;
@@ -368,8 +330,8 @@ describe('segment files', () => {
         expect([lengths[d * 3], lengths[d * 3 + 1], lengths[d * 3 + 2]]).toEqual(expected);
         expect(reader.files(d)).toEqual(c.files);
         expect(reader.findId(c.id)).toBe(d);
-        // docAt (what a merge copies) gives back exactly what the builder stored.
-        expect(docAt(reader, d)).toEqual(builder.docs[d]);
+        // doc() (what a merge copies) gives back exactly what the builder stored.
+        expect(reader.doc(d)).toEqual(builder.docs[d]);
       });
       expect(f.sessions).toEqual(['sess-one', 'sess-two', 'sess-three']);
       expect(reader.findId(hexId('not there'))).toBe(-1);

@@ -8,6 +8,7 @@ import type { ParsedLine } from '../../lib/transcript/entries.ts';
 import type { RawLine } from '../../lib/transcript/lines.ts';
 import { type AdvanceResult, advanceTranscript, startCursor, type TranscriptCursor } from '../../lib/transcript/reader.ts';
 import { transcriptFixtures } from './helpers/manifest.ts';
+import { prng } from './helpers/prng.ts';
 import { pyJsonDumpsLength } from './helpers/py-json.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -95,18 +96,6 @@ async function readAll(path: string): Promise<{ stats: Stats; result: AdvanceRes
   const stats = newStats();
   const result = await advanceTranscript(path, undefined, { visit: visitor(stats) });
   return { stats, result };
-}
-
-/** Deterministic PRNG (mulberry32) so a failing split is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Append `bytes` to `file` in pieces cut at the given offsets, advancing the cursor after each piece. */

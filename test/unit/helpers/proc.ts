@@ -42,15 +42,24 @@ export function runHookSync(hook: string, input: string | Buffer, env: ProcEnv, 
 }
 
 export function runHookAsync(hook: string, input: string, env: ProcEnv, options?: { cwd?: string; timeoutMs?: number }): Promise<RunResult> {
+  return runNodeAsync([join(distDir, `${hook}.mjs`)], input, env, options?.cwd ?? env.HOME ?? '', options?.timeoutMs ?? 30_000);
+}
+
+/** `node dist/cli.mjs …args` without blocking this process (for runs that must overlap). */
+export function runCliAsync(args: string[], env: ProcEnv, cwd: string): Promise<RunResult> {
+  return runNodeAsync([join(distDir, 'cli.mjs'), ...args], undefined, env, cwd, 60_000);
+}
+
+function runNodeAsync(args: string[], input: string | undefined, env: ProcEnv, cwd: string, timeoutMs: number): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(distDir, `${hook}.mjs`)], { env, cwd: options?.cwd ?? env.HOME, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { env, cwd, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), options?.timeoutMs ?? 30_000);
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
     });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
     child.on('error', reject);
@@ -58,7 +67,7 @@ export function runHookAsync(hook: string, input: string, env: ProcEnv, options?
       clearTimeout(timer);
       resolve({ status, signal, stdout, stderr });
     });
-    child.stdin.end(input);
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
