@@ -13,7 +13,54 @@ const STOP = new Set(
   ).split(' '),
 );
 
-const WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
+/**
+ * The words of a text: runs of letters, digits, `_` and `$`, joined through `.`, `-` or `/` when a
+ * word character follows (the regex /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*\/gu, as a scan by
+ * character code: matchAll's match objects made up most of tokenizing).
+ */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let w = wordCharWidth(text, i);
+    if (w === 0) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    for (;;) {
+      while (w > 0) {
+        i += w;
+        w = i < n ? wordCharWidth(text, i) : 0;
+      }
+      const c = text.charCodeAt(i);
+      // A joiner (. - /) continues the word only when a word character follows it.
+      if (i + 1 < n && (c === 46 || c === 45 || c === 47)) {
+        w = wordCharWidth(text, i + 1);
+        if (w > 0) {
+          i += 1;
+          continue;
+        }
+      }
+      break;
+    }
+    out.push(text.slice(start, i));
+  }
+  return out;
+}
+
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/** Code units of the word character at `i` (1, or 2 for an astral letter), or 0. */
+function wordCharWidth(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36) return 1;
+  if (c < 128 || Number.isNaN(c)) return 0;
+  const cp = text.codePointAt(i) as number;
+  const width = cp > 0xffff ? 2 : 1;
+  return LETTER_OR_DIGIT.test(String.fromCodePoint(cp)) ? width : 0;
+}
 const NUMBER_UNIT = /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|tb|k|px|%|x)$/i;
 const ERROR_CODE = /^(?:[A-Z]{1,5}\d{2,5}|E[A-Z]{3,}|HTTP\d{3})$/;
 
@@ -50,6 +97,7 @@ export function splitIdentifier(word: string): string[] {
 }
 
 const PLAIN_WORD = /^[A-Za-z]?[a-z]*$/;
+const LOWER_WORD = /^[a-z]+$/;
 const [SEP, LOWER, UPPER, DIGIT, OTHER] = [0, 1, 2, 3, 4] as const;
 function kindOf(c: number): number {
   if (c >= 97 && c <= 122) return LOWER;
@@ -99,9 +147,13 @@ export function tokenize(text: string, raw?: string[]): string[] {
     out.push(exact ? lower : stem(lower));
     raw?.push(lower);
   };
-  for (const match of text.matchAll(WORD)) {
-    const word = match[0];
+  for (const word of words(text)) {
     if (word.length > 120) continue; // base64 blobs, minified lines: noise
+    if (LOWER_WORD.test(word)) {
+      // Most words: lower case letters only, nothing to split.
+      if (!STOP.has(word)) push(word);
+      continue;
+    }
     const parts = word.includes('/') ? word.split('/').filter((p) => p !== '') : [word];
     // A path contributes its segments (and the base name whole); anything else its whole form.
     for (const part of parts) {
@@ -147,8 +199,7 @@ export function keywords(input: KeywordInput): string[] {
   const counts = new Map<string, number>();
   // The start of a long text says what it is; scanning all of a 500 KB log part costs ~50 ms.
   const text = input.text.length > KEYWORD_SCAN_CHARS ? input.text.slice(0, KEYWORD_SCAN_CHARS) : input.text;
-  for (const match of text.matchAll(WORD)) {
-    const raw = match[0];
+  for (const raw of words(text)) {
     if (raw.length > 80 || raw.length < 3) continue;
     const lower = raw.toLowerCase();
     if (STOP.has(lower)) continue;

@@ -2,7 +2,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
-import { queryTerms, splitIdentifier, stem, tokenize } from '../../lib/archive/keywords.ts';
+import { queryTerms, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
 import { fixturePath, transcriptFixtures } from './helpers/manifest.ts';
 import { prng } from './helpers/prng.ts';
 import { baseEnv, readLog, runCli, runHookSync } from './helpers/proc.ts';
@@ -375,6 +375,18 @@ describe('renderChunk / parseChunk', () => {
 // ---- 5. the tokenizer ----
 
 describe('tokenize', () => {
+  it('finds words exactly as the word regex does (character scan vs matchAll, 30,000 random texts)', () => {
+    const WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
+    const pieces = ['a', 'Z', '0', '_', '$', '.', '-', '/', ' ', 'é', '𝒳', '\uD835', '中', '٣', '!', '\n', '..', '-/'];
+    const random = prng(0x0dd);
+    for (let n = 0; n < 30_000; n++) {
+      let text = '';
+      const length = Math.floor(random() * 14);
+      for (let i = 0; i < length; i++) text += pieces[Math.floor(random() * pieces.length)];
+      expect(words(text), JSON.stringify(text)).toEqual([...text.matchAll(WORD)].map((m) => m[0]));
+    }
+  });
+
   it('splits identifiers exactly as the regex rules say (character scan vs the regex chain, 20,000 random words)', () => {
     // The rules the scan implements, written as regexes: lower/digit→Upper, UPPER run→Upper+lower, letter→digit, separators.
     const byRegex = (word: string) =>
