@@ -28,11 +28,27 @@ export interface WriteResult {
 /** Receives each chunk as written (the CLI hands them to the index instead of reading them back). */
 export type ChunkSink = (sessionId: string, chunk: Chunk) => void;
 
+/** Writes new chunk files off the main thread (`ctxl ingest`); `pending` holds those not yet on disk. */
+export interface ChunkWriter {
+  readonly pending: ReadonlyMap<string, Chunk>;
+  write(file: string, text: string, chunk: Chunk): void;
+  /** Whether a chunk file exists (from one listing per folder: no stat per chunk). */
+  exists(file: string): boolean;
+}
+
+export interface WriteOptions {
+  /** Lets a tool chunk merged into an existing multi-part one carry its uuids to every part. */
+  hash?: (identity: string) => string;
+  sink?: ChunkSink | undefined;
+  writer?: ChunkWriter | undefined;
+}
+
 /**
  * Write chunks of one session. `hash` lets a tool chunk that is merged into an existing multi-part
  * one (PostToolUse archived the full output, the transcript holds a stub) carry its uuids to every part.
  */
-export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], hash?: (identity: string) => string, sink?: ChunkSink): WriteResult {
+export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], options: WriteOptions = {}): WriteResult {
+  const { hash, sink, writer } = options;
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
@@ -41,8 +57,9 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
     // Most chunks are new: an existence check costs less than a failed read (an exception each).
-    const existing = pathExists(file) ? readTextFile(file) : undefined;
-    const parsed = existing === undefined ? undefined : parseChunk(existing);
+    const queued = writer?.pending.get(file);
+    const existing = queued !== undefined || !(writer?.exists(file) ?? pathExists(file)) ? undefined : readTextFile(file);
+    const parsed = queued !== undefined ? { ok: true as const, chunk: queued } : existing === undefined ? undefined : parseChunk(existing);
     if (parsed?.ok !== true) {
       // New, or corrupt (replaced by the fresh one).
       write(chunk.id, file, chunk, true);
@@ -85,7 +102,13 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   const changed = writes.filter((w) => !w.fresh);
   store.appendLines(catalogFile(store, sessionId), fresh.map(line));
   ensureDirOnce(dir);
-  for (const w of [...fresh, ...changed]) {
+  for (const w of fresh) {
+    if (writer === undefined) writeFileAtomic(w.file, w.text);
+    else writer.write(w.file, w.text, w.chunk);
+    sink?.(sessionId, w.chunk);
+  }
+  // A changed chunk is written here, whatever the writer: its catalog line must follow its file.
+  for (const w of changed) {
     writeFileAtomic(w.file, w.text);
     sink?.(sessionId, w.chunk);
   }

@@ -12,12 +12,18 @@ interface Rule {
   group?: number;
   /** Extra test on the secret (for assignments: does it look like a literal?). */
   accept?: (secret: string) => boolean;
+  /** The rule needs a secret-like name (NAME) in the text. */
+  named?: boolean;
 }
 
 // A secret-like name, ending where the assignment starts: password, DB_PASSWORD, api_key, apiKey,
 // SECRET_KEY, secret_key_base, client-secret, auth_token, x-api-key; not "tokenizer" or "secretary".
 const NAME =
   '[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}';
+
+// The words a NAME must contain: a text without any needs none of the four NAME rules, each of
+// which tries up to 40 characters at every position.
+const NAME_WORD = /password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credential/i;
 
 const TYPE_WORDS = new Set([
   'string',
@@ -75,15 +81,17 @@ const RULES: Rule[] = [
     pattern: new RegExp(`^([ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, 'gim'),
     group: 2,
     accept: isLiteral,
+    named: true,
   },
   // ?api_key=value&…
-  { kind: 'secret', pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, 'gi'), group: 2, accept: isLiteral },
+  { kind: 'secret', pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, 'gi'), group: 2, accept: isLiteral, named: true },
   // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
   {
     kind: 'secret',
     pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'),
     group: 3,
     accept: isLiteral,
+    named: true,
   },
   // name: value / name = value / --name=value, unquoted: only values that look random.
   {
@@ -91,6 +99,7 @@ const RULES: Rule[] = [
     pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, 'gim'),
     group: 2,
     accept: looksRandom,
+    named: true,
   },
 ];
 
@@ -112,7 +121,12 @@ export function redact(input: string): Redaction {
     count += 1;
     kinds.add('private-key');
   }
+  let named: boolean | undefined;
   for (const rule of RULES) {
+    if (rule.named === true) {
+      named ??= NAME_WORD.test(text);
+      if (!named) continue;
+    }
     text = text.replace(rule.pattern, (...args: unknown[]) => {
       const match = args[0] as string;
       if (rule.group === undefined) {

@@ -5,12 +5,13 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { listChunkIds } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
+import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
 import { archiveStats, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
 import type { Logger } from '../runtime/log.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
-import { findProjectRoot, listDir, type Store, statSafe } from '../runtime/store.ts';
+import { findProjectRoot, listDir, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, type SessionEnv, touchSession } from '../session/session-files.ts';
 import { type ArchiveJob, archiveFile } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
@@ -50,6 +51,26 @@ async function transcriptIdentity(file: string): Promise<{ sessionId?: string; c
 export async function ingestFiles(cli: CliEnv, files: readonly string[], options: { cwd?: string | undefined }): Promise<IngestSummary> {
   const touched = new Set<string>();
   let added = 0;
+  const writer = deferredWriter((file, text) => writeFileAtomic(file, text));
+  try {
+    added = await ingestEach(cli, files, options, touched, writer);
+  } finally {
+    for (const failure of writer.close()) cli.log.warn(`archive: could not write ${failure}`);
+  }
+  if (cli.isTTY && files.length > 0) cli.err('\n');
+  let total = 0;
+  for (const id of touched) total += listChunkIds(cli.store, id).length;
+  return { sessions: touched.size, chunksAdded: added, chunksTotal: total };
+}
+
+async function ingestEach(
+  cli: CliEnv,
+  files: readonly string[],
+  options: { cwd?: string | undefined },
+  touched: Set<string>,
+  writer: DeferredWriter,
+): Promise<number> {
+  let added = 0;
   for (const [i, file] of files.entries()) {
     if (cli.isTTY) cli.err(`\r[${i + 1}/${files.length}] ${basename(file).slice(0, 60).padEnd(60)}`);
     if (statSafe(file)?.isFile() !== true) {
@@ -64,17 +85,14 @@ export async function ingestFiles(cli: CliEnv, files: readonly string[], options
     // The chunks written go straight to the index after each transcript (not read back from disk).
     const written = new Map<string, Chunk>();
     const sink = (_session: string, chunk: Chunk) => written.set(chunk.id, chunk);
-    const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink };
+    const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer };
     await touchSession(env, { sessionId, cwd, transcriptPath: file });
     const result = await catchUpSession(env, sessionId, file);
     added += result?.archived.added ?? 0;
     touched.add(sessionId);
     await refreshIndex(cli.store, cli.log, { known: written });
   }
-  if (cli.isTTY && files.length > 0) cli.err('\n');
-  let total = 0;
-  for (const id of touched) total += listChunkIds(cli.store, id).length;
-  return { sessions: touched.size, chunksAdded: added, chunksTotal: total };
+  return added;
 }
 
 /** Every transcript under <config>/projects/, subagent transcripts left to their parent sessions. */

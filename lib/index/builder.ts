@@ -24,7 +24,13 @@ const FILES_UNIT = 2 ** 40;
 
 export class SegmentBuilder {
   readonly docs: IndexedDoc[] = [];
-  private readonly terms = new Map<string, Postings>();
+  // Terms are numbered as first seen: one map lookup per token, counts in a typed array.
+  private readonly termIds = new Map<string, number>();
+  private readonly termNames: string[] = [];
+  private readonly postings: Postings[] = [];
+  // Per term of the current doc: text + keywords·2^20 + files·2^40, packed in one number.
+  private counts = new Float64Array(1024);
+  private readonly touched: number[] = [];
 
   get size(): number {
     return this.docs.length;
@@ -32,29 +38,46 @@ export class SegmentBuilder {
 
   add(chunk: Chunk): void {
     const doc = this.docs.length;
-    // Counts per term packed in one number (text + keywords·2^20 + files·2^40): no array per term.
-    const counts = new Map<string, number>();
     const text = tokenize(chunk.text);
     const keywords = tokenize(chunk.keywords.join(' '));
     const files = tokenize(chunk.files.join(' '));
-    for (const term of text) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const term of keywords) counts.set(term, (counts.get(term) ?? 0) + KEYWORDS_UNIT);
-    for (const term of files) counts.set(term, (counts.get(term) ?? 0) + FILES_UNIT);
-    for (const [term, packed] of counts) {
-      let postings = this.terms.get(term);
-      if (postings === undefined) {
-        postings = [];
-        this.terms.set(term, postings);
-      }
-      postings.push(doc, packed % KEYWORDS_UNIT, Math.floor(packed / KEYWORDS_UNIT) % KEYWORDS_UNIT, Math.floor(packed / FILES_UNIT));
+    this.count(text, 1);
+    this.count(keywords, KEYWORDS_UNIT);
+    this.count(files, FILES_UNIT);
+    for (const id of this.touched) {
+      const packed = this.counts[id] as number;
+      this.counts[id] = 0;
+      (this.postings[id] as Postings).push(doc, packed % KEYWORDS_UNIT, Math.floor(packed / KEYWORDS_UNIT) % KEYWORDS_UNIT, Math.floor(packed / FILES_UNIT));
     }
+    this.touched.length = 0;
     this.docs.push(docOf(chunk, [text.length, keywords.length, files.length]));
   }
 
+  private count(terms: readonly string[], unit: number): void {
+    for (const term of terms) {
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.termNames.length;
+        this.termIds.set(term, id);
+        this.termNames.push(term);
+        this.postings.push([]);
+        if (id >= this.counts.length) {
+          const grown = new Float64Array(this.counts.length * 2);
+          grown.set(this.counts);
+          this.counts = grown;
+        }
+      }
+      if (this.counts[id] === 0) this.touched.push(id);
+      this.counts[id] = (this.counts[id] as number) + unit;
+    }
+  }
+
   encode(): Uint8Array {
+    const terms = new Map<string, Postings>();
+    for (const [id, term] of this.termNames.entries()) terms.set(term, this.postings[id] as Postings);
     return encodeSegment(
       this.docs,
-      bucketize(this.terms).map(([key, terms]) => [key, encodeBucket(terms)] as const),
+      bucketize(terms).map(([key, terms]) => [key, encodeBucket(terms)] as const),
     );
   }
 }

@@ -4,7 +4,7 @@
 
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { type ChunkSink, type WriteResult, writeChunks } from '../archive/archive-store.ts';
+import { type ChunkSink, type ChunkWriter, type WriteResult, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
@@ -138,6 +138,8 @@ export interface SessionEnv {
   timeLeft?: () => number;
   /** Receives every chunk written (the CLI's ingest indexes them without reading them back). */
   sink?: ChunkSink;
+  /** Writes new chunk files off the main thread (the CLI's ingest); drained before the cursor moves. */
+  writer?: ChunkWriter & { drain(): string[] };
 }
 
 export interface AdvanceOptions {
@@ -184,7 +186,7 @@ export async function advanceSessionCursor(
       let visit: ((line: ParsedLine) => void) | undefined;
       const batch: Chunk[] = [];
       const flush = () => {
-        const written = writeChunks(env.store, sessionId, batch.splice(0), chunkHash, env.sink);
+        const written = writeChunks(env.store, sessionId, batch.splice(0), { hash: chunkHash, sink: env.sink, writer: env.writer });
         archived.added += written.added;
         archived.updated += written.updated;
         archived.unchanged += written.unchanged;
@@ -209,6 +211,8 @@ export async function advanceSessionCursor(
       };
       const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? { onReset } : { visit, onReset });
       flush();
+      // Every chunk file is on disk before the cursor says its lines were read.
+      for (const failure of env.writer?.drain() ?? []) env.log.warn(`archive: could not write ${failure}`);
       const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
       env.store.writeJson(file, saved);
       return { ...result, previous, archived };

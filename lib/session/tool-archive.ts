@@ -64,7 +64,7 @@ export async function archiveToolCall(
   let added = 0;
   for (let i = 0; i < parts.length; i += 8) {
     const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(head, redactText(text), [i + k + 1, parts.length], meta, ctx));
-    added += writeChunks(env.store, sessionId, batch, ctx.hash).added;
+    added += writeChunks(env.store, sessionId, batch, { hash: ctx.hash }).added;
     await new Promise((resolve) => setImmediate(resolve));
   }
   return { chunks: added, deferred: false };
@@ -80,7 +80,7 @@ export async function archiveFile(env: SessionEnv, job: Omit<ArchiveJob, 'versio
   let written = 0;
   for (const [i, start] of cuts.entries()) {
     const text = redactText(readRange(job.file, start, cuts[i + 1] ?? size));
-    written += writeChunks(env.store, job.sessionId, [toolPartChunk(job.call, text, [i + 1, cuts.length], meta, ctx)], ctx.hash).added;
+    written += writeChunks(env.store, job.sessionId, [toolPartChunk(job.call, text, [i + 1, cuts.length], meta, ctx)], { hash: ctx.hash }).added;
     // Let timers (the hook's deadline) run between parts.
     await new Promise((resolve) => setImmediate(resolve));
   }

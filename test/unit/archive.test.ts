@@ -579,6 +579,38 @@ describe('Stop and PreCompact', () => {
     expect(readLog(t.data).filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]);
   });
 
+  it('a long backfill (chunk files written by a worker thread) leaves what one Stop leaves', () => {
+    // Past the first 64 chunks, ingest hands new chunk files to a worker thread. The archive must
+    // come out exactly as the hook path writes it: every listed chunk on disk, no temporary files.
+    const sid = 'long-backfill';
+    const t = sandbox();
+    const s = scriptedTranscript(sid, t.project);
+    const rnd = prng(7);
+    for (let i = 0; i < 240; i++) {
+      if (i % 20 === 0) s.user(`step ${i}: keep going with the parser module ${i}`);
+      s.tool('Bash', { command: `npm test -- case${i}` }, `case${i} ${'ok '.repeat(20 + Math.floor(rnd() * 200))}\nTests ${i} passed`);
+    }
+    const transcript = join(t.home, 'long.jsonl');
+    s.write(transcript);
+    const summary = t.ingest(transcript);
+    expect(summary.chunksAdded).toBeGreaterThan(250);
+    expect(summary.chunksTotal).toBe(summary.chunksAdded);
+    const ids = chunkIds(t.data, sid);
+    expect(catalogIds(t.data, sid).sort()).toEqual([...ids].sort());
+    expect(listFiles(t.data).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const other = sandbox();
+    const copy = join(other.home, 'long.jsonl');
+    copyFileSync(transcript, copy);
+    other.hook('stop', stopInput(sid, copy, t.project));
+    expect(archiveSnapshot(t.data, sid)).toEqual(archiveSnapshot(other.data, sid));
+    // Re-ingesting adds nothing, and every chunk is found.
+    expect(t.ingest(transcript)).toEqual({ sessions: 1, chunksAdded: 0, chunksTotal: ids.length });
+    const hit = t.cli('recall', 'case217', '--cwd', t.project, '--json');
+    expect(JSON.parse(hit.stdout).results[0].snippet).toContain('case217');
+    expect(readLog(t.data).filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]);
+  });
+
   it('Stop with nothing new adds nothing', () => {
     const t = sandbox();
     const transcript = join(t.home, 'transcript.jsonl');
