@@ -1,4 +1,6 @@
-// PostToolUseFailure: failed tools fire this instead of PostToolUse; record them the same way.
+// PostToolUseFailure: failed tools fire this instead of PostToolUse; record them the same way (a
+// failing test command lands here too, with its output in the error).
+import { observeToolCall } from '../lib/phase/observe.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { postToolUseInput } from '../lib/runtime/schemas.ts';
 import { eventsFile } from '../lib/session/session-files.ts';
@@ -7,7 +9,8 @@ import { toolEvent } from '../lib/session/tool-event.ts';
 runHook({
   event: 'PostToolUseFailure',
   schema: postToolUseInput,
-  handler: (input, ctx) => {
+  handler: async (input, ctx) => {
+    const error = input.error ?? 'failed';
     const event = toolEvent(
       {
         tool: input.tool_name,
@@ -15,12 +18,13 @@ runHook({
         input: input.tool_input,
         response: input.tool_response,
         durationMs: input.duration_ms,
-        error: input.error ?? 'failed',
+        error,
         interrupted: input.is_interrupt,
       },
       ctx.now(),
     );
     ctx.store.appendLine(eventsFile(ctx.store, input.session_id), event);
+    await observeToolCall(ctx, input.session_id, { tool: input.tool_name, input: input.tool_input, response: input.tool_response, ok: false, error });
     return undefined;
   },
 });

@@ -1,7 +1,9 @@
-// PostToolUse: append a compact record of the tool call to the session's event log, and archive a
-// large output to L2 at once.
+// PostToolUse: append a compact record of the tool call to the session's event log, feed the phase
+// tracker (and the span's work: files, commands, test results, tasks), and archive a large output
+// to L2 at once.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { observeToolCall } from '../lib/phase/observe.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { postToolUseInput } from '../lib/runtime/schemas.ts';
 import { eventsFile } from '../lib/session/session-files.ts';
@@ -17,6 +19,13 @@ runHook({
       ctx.now(),
     );
     ctx.store.appendLine(eventsFile(ctx.store, input.session_id), event);
+    const transition = await observeToolCall(ctx, input.session_id, {
+      tool: input.tool_name,
+      input: input.tool_input,
+      response: input.tool_response,
+      ok: true,
+    });
+    if (transition !== undefined) ctx.log.info(`phase ${transition.from} → ${transition.to} (${transition.span.trigger})`);
     if (event.outBytes >= ctx.config.archiveToolOutputBytes && input.tool_use_id !== undefined) {
       const head = { toolUseId: input.tool_use_id, name: input.tool_name, input: input.tool_input, isError: false };
       const cliPath = join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs');

@@ -1,4 +1,6 @@
-// SessionEnd: mark the session closed. Claude Code gives all SessionEnd hooks 1.5 s in total.
+// SessionEnd: mark the session closed and write the running phase's ledger. Claude Code gives all
+// SessionEnd hooks 1.5 s in total: the transcript is read only when time is left for it.
+import { catchUpWithPhase, writeLedgers } from '../lib/phase/ledgers.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionEndInput } from '../lib/runtime/schemas.ts';
 import { touchSession } from '../lib/session/session-files.ts';
@@ -8,6 +10,8 @@ runHook({
   schema: sessionEndInput,
   handler: async (input, ctx) => {
     await touchSession(ctx, { sessionId: input.session_id, cwd: input.cwd, transcriptPath: input.transcript_path, end: { reason: input.reason ?? 'other' } });
+    if (input.transcript_path !== undefined && ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
+    await writeLedgers(ctx, input.session_id, { current: true });
     return undefined;
   },
 });

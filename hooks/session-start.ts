@@ -1,7 +1,10 @@
-// SessionStart (startup, resume, clear, compact): register the session and inject a status line.
+// SessionStart (startup, resume, clear, compact): register the session and inject a status line,
+// then where the work stands: phase and timeline, pending items, constraints, recent decisions.
 
 import { sessionWindow } from '../lib/context/claude-settings.ts';
+import { MAX_INJECT_CHARS, sessionBrief } from '../lib/context/session-brief.ts';
 import { statusLine } from '../lib/context/status-line.ts';
+import { readPhaseFile } from '../lib/phase/phase-store.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionStartInput } from '../lib/runtime/schemas.ts';
 import { pathExists } from '../lib/runtime/store.ts';
@@ -20,7 +23,20 @@ runHook({
       model: input.model,
       started: true,
     });
-    if (!ctx.config.sessionStartStatus) return undefined;
+    const brief = () =>
+      sessionBrief({
+        store: ctx.store,
+        log: ctx.log,
+        now: ctx.now(),
+        projectRoot: ctx.project.root,
+        sessionId: input.session_id,
+        budgetTokens: ctx.config.sessionStartTokens,
+        recallCommand: ctx.env.CLAUDE_PLUGIN_ROOT === undefined ? '/recall' : '/context-lifecycle:recall',
+      });
+    if (!ctx.config.sessionStartStatus) {
+      const text = brief();
+      return text === undefined ? undefined : { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+    }
     // The transcript does not exist yet at startup. Otherwise read only what is new since the last
     // Stop; at a compaction the client writes the boundary after this hook, so that size is "before".
     let tokens = input.context_tokens;
@@ -35,7 +51,12 @@ runHook({
       projectRoot: ctx.project.root,
       models: [input.model, cursor?.context.model, session?.model],
     });
-    const text = statusLine({ phase: 'unknown', contextTokens: tokens, window, source: input.source });
-    return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+    const phase = readPhaseFile(ctx.store, input.session_id, ctx.log, ctx.now())?.tracker.phase ?? 'unknown';
+    const line = statusLine({ phase, contextTokens: tokens, window, source: input.source });
+    const more = brief();
+    const text = more === undefined ? line : `${line}\n\n${more}`;
+    return {
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text.length > MAX_INJECT_CHARS ? text.slice(0, MAX_INJECT_CHARS) : text },
+    };
   },
 });

@@ -1,4 +1,6 @@
-// UserPromptExpansion: a typed `/recall …` gets its results attached as context, in one step.
+// UserPromptExpansion: a typed `/recall …` gets its results attached as context, in one step; a
+// typed `/phase …` sets or shows the phase the same way.
+import { answerPhase, isPhaseCommand } from '../lib/phase/phase-command.ts';
 import { answerRecall, isRecallCommand } from '../lib/recall/answer.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { userPromptExpansionInput } from '../lib/runtime/schemas.ts';
@@ -7,8 +9,9 @@ runHook({
   event: 'UserPromptExpansion',
   schema: userPromptExpansionInput,
   handler: async (input, ctx) => {
-    if (!isRecallCommand(input.command_name)) return undefined;
-    const text = await answerRecall(input.command_args ?? '', input.command_name ?? 'recall', input, ctx);
-    return { hookSpecificOutput: { hookEventName: 'UserPromptExpansion', additionalContext: text } };
+    let text: string | undefined;
+    if (isRecallCommand(input.command_name)) text = await answerRecall(input.command_args ?? '', input.command_name ?? 'recall', input, ctx);
+    else if (isPhaseCommand(input.command_name)) text = await answerPhase(input.command_args ?? '', input.session_id, ctx);
+    return text === undefined ? undefined : { hookSpecificOutput: { hookEventName: 'UserPromptExpansion', additionalContext: text } };
   },
 });

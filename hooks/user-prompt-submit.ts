@@ -1,4 +1,6 @@
-// UserPromptSubmit: count the prompt on the session record (phase signals from prompts come later).
+// UserPromptSubmit: count the prompt on the session record; a clear phase statement in it ("let's
+// write the tests") sets the phase at once.
+import { observePrompt } from '../lib/phase/observe.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { userPromptSubmitInput } from '../lib/runtime/schemas.ts';
 import { touchSession } from '../lib/session/session-files.ts';
@@ -8,6 +10,10 @@ runHook({
   schema: userPromptSubmitInput,
   handler: async (input, ctx) => {
     await touchSession(ctx, { sessionId: input.session_id, cwd: input.cwd, transcriptPath: input.transcript_path, prompt: true });
+    if (input.prompt !== undefined && !input.prompt.trimStart().startsWith('/')) {
+      const transition = await observePrompt(ctx, input.session_id, input.prompt);
+      if (transition !== undefined) ctx.log.info(`phase ${transition.from} → ${transition.to} (${transition.span.trigger})`);
+    }
     return undefined;
   },
 });

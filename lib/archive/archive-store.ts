@@ -67,6 +67,12 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       continue;
     }
     const old = parsed.chunk;
+    if (chunk.type === 'ledger' && chunk.text !== old.text) {
+      // A ledger is rewritten as its phase goes on (PreCompact checkpoints, the end of the phase).
+      write(chunk.id, file, chunk);
+      result.updated += 1;
+      continue;
+    }
     if (chunk.type === 'tool' && chunk.text.length > old.text.length) {
       // Two writers of one tool call: the transcript's stub or 2 KB preview may land before the
       // full output (a background job). The fuller text wins; the uuids of both are kept.

@@ -3,7 +3,8 @@
 // few lines here instead of a YAML library in every hook bundle.
 export const CHUNK_VERSION = 1;
 
-export type ChunkType = 'user' | 'assistant' | 'tool' | 'summary';
+/** `ledger`: a phase ledger, archived so `/recall` finds it with the rest. */
+export type ChunkType = 'user' | 'assistant' | 'tool' | 'summary' | 'ledger';
 
 export interface ChunkMeta {
   version: typeof CHUNK_VERSION;

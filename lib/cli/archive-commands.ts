@@ -7,11 +7,13 @@ import { listChunkIds } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
+import { replayPhases } from '../phase/replay.ts';
 import { archiveStats, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
+import { loadConfig } from '../runtime/config.ts';
 import type { Logger } from '../runtime/log.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
-import { findProjectRoot, listDir, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { findProjectRoot, listDir, readTextFile, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, type SessionEnv, touchSession } from '../session/session-files.ts';
 import { type ArchiveJob, archiveFile } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
@@ -48,7 +50,7 @@ async function transcriptIdentity(file: string): Promise<{ sessionId?: string; c
   return found;
 }
 
-export async function ingestFiles(cli: CliEnv, files: readonly string[], options: { cwd?: string | undefined }): Promise<IngestSummary> {
+export async function ingestFiles(cli: CliEnv, files: readonly string[], options: { cwd?: string | undefined; ledgers?: boolean }): Promise<IngestSummary> {
   const touched = new Set<string>();
   let added = 0;
   const writer = deferredWriter((file, text) => writeFileAtomic(file, text));
@@ -66,7 +68,7 @@ export async function ingestFiles(cli: CliEnv, files: readonly string[], options
 async function ingestEach(
   cli: CliEnv,
   files: readonly string[],
-  options: { cwd?: string | undefined },
+  options: { cwd?: string | undefined; ledgers?: boolean },
   touched: Set<string>,
   writer: DeferredWriter,
 ): Promise<number> {
@@ -90,6 +92,16 @@ async function ingestEach(
     const result = await catchUpSession(env, sessionId, file);
     added += result?.archived.added ?? 0;
     touched.add(sessionId);
+    if (options.ledgers === true) {
+      // Phases and ledgers from the transcript; they are archived too (type ledger), so index after.
+      const config = loadConfig({
+        env: cli.env,
+        userText: readTextFile(join(cli.store.root, 'config.json')),
+        projectText: readTextFile(join(project.root, '.claude', 'context-lifecycle.json')),
+      }).config;
+      const ledgers = await replayPhases({ ...env, config }, sessionId, file);
+      if (ledgers.length > 0) cli.log.info(`ingest: ${ledgers.length} ledgers for ${sessionId}`);
+    }
     await refreshIndex(cli.store, cli.log, { known: written });
   }
   return added;

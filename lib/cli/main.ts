@@ -2,10 +2,11 @@
 // prints data.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { projectTimeline, timelineMarkdown } from '../recall/views.ts';
 import { logFile } from '../runtime/hook-runtime.ts';
 import { createFileLogger } from '../runtime/log.ts';
 import { configDir, dataDir, type Env } from '../runtime/paths.ts';
-import { openStore } from '../runtime/store.ts';
+import { findProjectRoot, openStore } from '../runtime/store.ts';
 import { allTranscripts, type CliEnv, ingestFiles, recallCommand, reindexCommand, runJob, showCommand } from './archive-commands.ts';
 import { flagBool, flagString, type Parsed, parseArgs, UsageError } from './args.ts';
 import { doctor } from './doctor.ts';
@@ -18,15 +19,16 @@ const HELP = `ctxl — context-lifecycle for Claude Code
   ctxl uninstall [--dry-run]            remove it; settings.json is left as it was without us
   ctxl doctor [--json]                  check the installation; exit 1 when something is wrong
   ctxl status [--session ID] [--cwd DIR] [--json]
-  ctxl ingest <transcript.jsonl> [--cwd DIR] [--json] | ctxl ingest --all [--json]
+  ctxl ingest <transcript.jsonl> [--cwd DIR] [--ledgers] [--json] | ctxl ingest --all [--ledgers] [--json]
   ctxl recall <query…> [--cwd DIR] [--all-projects] [--limit N] [--json]
   ctxl show <ref>
   ctxl reindex [--cwd DIR | --all]
+  ctxl timeline [--cwd DIR] [--json]    phases of this project's sessions, with ledger links
   ctxl version | help
 
-Coming with phases and retention: timeline, consolidate, gc.`;
+Coming with retention: consolidate, gc.`;
 
-const PLANNED = new Set(['timeline', 'consolidate', 'gc']);
+const PLANNED = new Set(['consolidate', 'gc']);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -87,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
       if (p.positional.length > 1) throw new UsageError('ingest takes one transcript file at a time');
       const files = all ? allTranscripts(env) : [resolve(p.positional[0] as string)];
       const cwd = flagString(p, 'cwd');
-      const summary = await ingestFiles(cli(env, now), files, { cwd: cwd === undefined ? undefined : resolve(cwd) });
+      const summary = await ingestFiles(cli(env, now), files, { cwd: cwd === undefined ? undefined : resolve(cwd), ledgers: flagBool(p, 'ledgers') });
       out(flagBool(p, 'json') ? JSON.stringify(summary) : `${summary.sessions} session(s): ${summary.chunksAdded} chunks added, ${summary.chunksTotal} stored`);
       return 0;
     }
@@ -118,6 +120,14 @@ async function main(argv: string[]): Promise<number> {
           ? JSON.stringify(r)
           : `index rebuilt: ${r.chunks} chunks in ${r.sessions} session(s)${flagBool(p, 'all') ? '' : ' of this project'}`,
       );
+      return 0;
+    }
+    case 'timeline': {
+      const p = parseArgs(rest, { booleans: ['json'], values: ['cwd'] });
+      noPositional(p, 'timeline');
+      const c = cli(env, now);
+      const view = { store: c.store, log: c.log, now, projectRoot: findProjectRoot(resolve(flagString(p, 'cwd') ?? process.cwd())).root };
+      out(flagBool(p, 'json') ? JSON.stringify({ project: view.projectRoot, sessions: projectTimeline(view) }) : timelineMarkdown({ ...view, maxChars: 1e9 }));
       return 0;
     }
     case 'run-job': {

@@ -1,8 +1,9 @@
 // `/recall …` answered inside Claude Code. The arguments arrive byte-exact in the hook input
 // (UserPromptExpansion for a typed command, PreToolUse(Skill) when Claude invokes it), so no shell
 // ever sees them. Before searching, the current session's L2 is brought up to date.
+
+import { catchUpWithPhase } from '../phase/ledgers.ts';
 import type { HookContext } from '../runtime/hook-runtime.ts';
-import { catchUpSession } from '../session/session-files.ts';
 import { recallMarkdown } from './recall.ts';
 
 const MAX_CONTEXT_CHARS = 9_500; // Claude Code diverts hook text over 10,000 characters to a file
@@ -17,13 +18,14 @@ export async function answerRecall(
   input: { session_id: string; transcript_path?: string | undefined },
   ctx: HookContext,
 ): Promise<string> {
-  if (input.transcript_path !== undefined) await catchUpSession(ctx, input.session_id, input.transcript_path);
+  if (input.transcript_path !== undefined) await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
   const text = await recallMarkdown(args, {
     store: ctx.store,
     log: ctx.log,
     now: ctx.now(),
     projectRoot: ctx.project.root,
     allProjects: false, // `--all-projects` in the arguments is read by recallMarkdown
+    sessionId: input.session_id,
     showCommand: `/${commandName} show`,
     // Index work stops in time to answer; what it did not reach is indexed by the next search.
     deadline: Date.now() + Math.max(0, ctx.timeLeft() - 2_000),

@@ -10,6 +10,7 @@ import { listDir, pathExists, type Store } from '../runtime/store.ts';
 import { isEmpty, parseQuery } from './query.ts';
 import { renderResults } from './render.ts';
 import { type RecallResult, refreshForSearch, search } from './search.ts';
+import { decisionsMarkdown, phaseLedgersMarkdown, timelineMarkdown } from './views.ts';
 
 export interface RecallEnv {
   store: Store;
@@ -22,6 +23,8 @@ export interface RecallEnv {
   budgetTokens?: number;
   /** Epoch ms by which index work must stop (hooks). */
   deadline?: number;
+  /** The session asking (listed first in the timeline). */
+  sessionId?: string;
 }
 
 export async function recallQuery(raw: string, env: RecallEnv, limit: number): Promise<{ query: string; results: RecallResult[]; hint?: string }> {
@@ -48,6 +51,16 @@ export async function recallMarkdown(raw: string, env: RecallEnv): Promise<strin
   const [head = '', ...rest] = trimmed.split(/\s+/);
   if (head === 'show') return showMarkdown(rest.join(' ').replace(/[`'"]/g, ''), env);
   if (head === 'stats' && rest.length === 0) return statsMarkdown(env);
+  const view = { store: env.store, log: env.log, now: env.now, projectRoot: env.projectRoot };
+  if (head === 'timeline' && rest.length === 0) return timelineMarkdown(view, env.sessionId);
+  if (head === 'decisions' && rest.length === 0) return decisionsMarkdown(view);
+  const parsed = parseQuery(trimmed, env.now);
+  const { phase: onlyPhase, ...others } = parsed;
+  if (onlyPhase !== undefined && isEmpty(others)) {
+    // `phase:<name>` alone: that phase's ledgers; with none yet, the phase's archive as a search.
+    const ledgers = phaseLedgersMarkdown(view, onlyPhase);
+    if (!ledgers.startsWith('No ')) return ledgers;
+  }
   const { query, results, hint } = await recallQuery(trimmed, env, 10);
   if (hint !== undefined) return hint;
   return renderResults(query, results, { showCommand: env.showCommand, ...(env.budgetTokens === undefined ? {} : { budgetTokens: env.budgetTokens }) });

@@ -47,6 +47,27 @@ export const configKeys = {
     env: 'CTXL_SESSION_START_STATUS',
     doc: 'Inject the one-line status (phase, context use) at session start.',
   },
+  sessionStartTokens: {
+    schema: positiveInt,
+    default: 2_500,
+    env: 'CTXL_SESSION_START_TOKENS',
+    doc: 'Budget of what SessionStart injects (timeline, phase, pending items, decisions); never over 9,500 characters.',
+  },
+  projectMemory: {
+    schema: z.boolean(),
+    default: true,
+    env: 'CTXL_PROJECT_MEMORY',
+    doc: 'Write phase ledgers and the decision log into the project (L3) as well as the data dir.',
+  },
+  projectMemoryDir: {
+    schema: z.string().check(
+      z.minLength(1),
+      z.refine((v) => !v.startsWith('/') && !v.split(/[\\/]/).includes('..'), 'a relative path inside the project'),
+    ),
+    default: 'docs/memory',
+    env: 'CTXL_PROJECT_MEMORY_DIR',
+    doc: 'Where L3 goes, relative to the project root.',
+  },
 } as const;
 
 type Keys = typeof configKeys;

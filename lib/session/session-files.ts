@@ -148,6 +148,8 @@ export interface AdvanceOptions {
   /** Cursor file name for this transcript (subagent transcripts keep their own). */
   cursorName?: string;
   phase?: string;
+  /** Sees each chunk before it is written (the phase tracker tags it and reads facts from it). */
+  onChunk?: (chunk: Chunk) => void;
 }
 
 /** Chunks written per batch (one catalog append each): bounded memory, few syscalls. */
@@ -201,7 +203,10 @@ export async function advanceSessionCursor(
           hash: chunkHash,
         };
         visit = (line) => {
-          for (const chunk of chunksFromEntries(line.entries, chunker, context)) batch.push(chunk);
+          for (const chunk of chunksFromEntries(line.entries, chunker, context)) {
+            options?.onChunk?.(chunk);
+            batch.push(chunk);
+          }
           if (batch.length >= FLUSH_CHUNKS) flush();
         };
       }
@@ -239,7 +244,7 @@ export async function catchUpSession(
   env: SessionEnv,
   sessionId: string,
   transcriptPath: string,
-  options?: { phase?: string },
+  options?: Pick<AdvanceOptions, 'phase' | 'onChunk'>,
 ): Promise<SessionAdvance | undefined> {
   const main = await advanceSessionCursor(env, sessionId, transcriptPath, options);
   for (const agent of subagentTranscripts(transcriptPath, sessionId)) {

@@ -227,7 +227,7 @@ describe('session ids never escape the data dir', () => {
     expect(r.status).toBe(0);
     const files = listFiles(home).filter((f) => f !== 'transcript.jsonl');
     expect(files.length).toBeGreaterThan(0);
-    for (const f of files) expect(f).toMatch(/^a\/b\/data\/(sessions\/\.\._\.\._x|logs|index)\//);
+    for (const f of files) expect(f).toMatch(/^a\/b\/data\/(sessions\/\.\._\.\._x|logs|index|projects\/[^/]+)\//);
     for (const escaped of [join(home, 'x'), join(home, 'a', 'x'), join(home, 'a', 'b', 'x'), join(data, 'x')]) expect(existsSync(escaped)).toBe(false);
   });
 });

@@ -7,6 +7,14 @@ import { configKeys, defaultConfig, isDisabledByEnv, loadConfig } from '../../li
 const json = (v: unknown) => JSON.stringify(v);
 
 describe('loadConfig precedence', () => {
+  it('rejects a project memory dir outside the project', () => {
+    for (const bad of ['/etc/memory', '../elsewhere', 'docs/../../x']) {
+      const { config, problems } = loadConfig({ env: { CTXL_PROJECT_MEMORY_DIR: bad } });
+      expect(config.projectMemoryDir).toBe('docs/memory');
+      expect(problems[0]?.key).toBe('projectMemoryDir');
+    }
+  });
+
   it('gives the defaults when nothing is set', () => {
     const { config, problems } = loadConfig({ env: {} });
     expect(config).toEqual(defaultConfig);
@@ -18,6 +26,9 @@ describe('loadConfig precedence', () => {
       windowTokens: 0,
       archiveToolOutputBytes: 16_384,
       sessionStartStatus: true,
+      sessionStartTokens: 2_500,
+      projectMemory: true,
+      projectMemoryDir: 'docs/memory',
     });
     expect(problems).toEqual([]);
   });

@@ -21,13 +21,14 @@ export interface ScriptedTranscript {
   write(file: string): void;
 }
 
-export function scriptedTranscript(sessionId: string, cwd: string, options: { start?: number; stepMs?: number } = {}): ScriptedTranscript {
+/** `now`: timestamps from this clock instead of `start` + `stepMs` steps (for runs that interleave hooks). */
+export function scriptedTranscript(sessionId: string, cwd: string, options: { start?: number; stepMs?: number; now?: () => number } = {}): ScriptedTranscript {
   const lines: Obj[] = [];
   let parent: string | null = null;
   let clock = options.start ?? Date.parse('2025-10-12T21:35:53.000Z');
   const push = (fields: Obj): string => {
     const uuid = randomUUID();
-    clock += options.stepMs ?? 1_000;
+    clock = options.now === undefined ? clock + (options.stepMs ?? 1_000) : Math.max(clock + 1, options.now());
     lines.push({
       parentUuid: parent,
       isSidechain: false,

@@ -1,0 +1,122 @@
+// What SessionStart injects on startup, resume and clear: where the work stands (phase and why),
+// what is pending, the user's constraints, the recent decisions, the phase timeline and the latest
+// ledger, then a recall hint. Most important first, cut to a budget (never over 9,500 characters:
+// Claude Code diverts longer hook text to a file). It repeats nothing Claude Code restores itself
+// (CLAUDE.md, its auto memory): only what this plugin alone knows.
+import { join } from 'node:path';
+import { dedupe, duration, testLine } from '../phase/ledger.ts';
+import { type FactRecord, ledgerDir, type PhaseFile, readFacts, readPhaseFile, readProjectSessions } from '../phase/phase-store.ts';
+import { decisionChain, decisionLine } from '../recall/views.ts';
+import type { Logger } from '../runtime/log.ts';
+import type { Store } from '../runtime/store.ts';
+
+export const MAX_INJECT_CHARS = 9_500;
+const CHARS_PER_TOKEN = 4;
+const DECISION_TAIL_BYTES = 16 * 1024;
+
+export interface BriefEnv {
+  store: Store;
+  log: Logger;
+  now: Date;
+  projectRoot: string;
+  sessionId: string;
+  budgetTokens: number;
+  /** How the user calls recall here (`/recall` or `/context-lifecycle:recall`). */
+  recallCommand: string;
+}
+
+interface Focus {
+  session: string;
+  file: PhaseFile;
+  self: boolean;
+}
+
+/** The brief, or undefined when there is nothing to say yet (a new project). */
+export function sessionBrief(env: BriefEnv): string | undefined {
+  const focus = focusSession(env);
+  // The newest part of the log is enough for the latest decisions (a later line can supersede an
+  // earlier one, never the reverse); the whole log of a long-lived project costs ~20 ms to parse.
+  const chain = decisionChain(env.store, env.projectRoot, env.log, DECISION_TAIL_BYTES).filter((d) => d.supersededBy === undefined);
+  if (focus === undefined && chain.length === 0) return undefined;
+  const facts = focus === undefined ? [] : readFacts(env.store, focus.session, env.log);
+  const sections: string[][] = [];
+
+  if (focus !== undefined) {
+    const spans = focus.file.tracker.spans;
+    const cur = spans.at(-1);
+    if (cur !== undefined) {
+      const whose = focus.self ? 'This session' : `The previous session (\`${focus.session}\`)`;
+      const why = cur.by === 'start' ? '' : `, ${cur.trigger}`;
+      sections.push([`${whose} is in the **${cur.phase}** phase (since ${cur.start.slice(0, 16).replace('T', ' ')}${why}).`]);
+    }
+    const pending = pendingItems(focus.file, facts);
+    if (pending.length > 0) sections.push(['Pending:', ...pending.map((p) => `- ${p}`)]);
+    const constraints = dedupe(facts.filter((f) => f.kind === 'constraint')).slice(-8);
+    if (constraints.length > 0) sections.push(["The user's constraints:", ...constraints.map((c) => `- ${c.text}`)]);
+  }
+  if (chain.length > 0) sections.push(['Recent decisions (newest first):', ...chain.slice(0, 8).map(decisionLine)]);
+  if (focus !== undefined) {
+    const line = timelineLine(focus.file, env.now.toISOString());
+    if (line !== '') sections.push([`Timeline: ${line}`]);
+    const latest = latestLedger(env.store, focus.session, focus.file);
+    if (latest !== undefined) sections.push([`Latest ledger: \`${latest}\``]);
+    const test = Object.values(focus.file.work)
+      .flatMap((w) => w.tests)
+      .sort((a, b) => (a.t < b.t ? -1 : 1))
+      .at(-1);
+    if (test !== undefined) sections.push([`Last test run: ${testLine(test)}`]);
+  }
+  const hint = `Everything said or seen before is archived: \`${env.recallCommand} <words>\` finds it; \`${env.recallCommand} timeline\`, \`${env.recallCommand} decisions\`, \`${env.recallCommand} phase:<name>\` show phases, decisions and ledgers.`;
+  const budget = Math.min(MAX_INJECT_CHARS, env.budgetTokens * CHARS_PER_TOKEN) - hint.length - 60;
+  const out: string[] = ['## context-lifecycle: where the work stands', ''];
+  let used = out.join('\n').length;
+  for (const section of sections) {
+    const kept: string[] = [];
+    for (const line of section) {
+      if (used + line.length + 1 > budget) break;
+      kept.push(line);
+      used += line.length + 1;
+    }
+    if (kept.length > (section.length > 1 ? 1 : 0)) out.push(...kept, '');
+    if (used >= budget) break;
+  }
+  out.push(hint);
+  return out.join('\n');
+}
+
+/** This session if it has phase data (resume, compact), else the project's latest other session. */
+function focusSession(env: BriefEnv): Focus | undefined {
+  const self = readPhaseFile(env.store, env.sessionId, env.log, env.now);
+  if (self?.tracker.spans.some((s) => s.events > 0 || s.by !== 'start')) return { session: env.sessionId, file: self, self: true };
+  for (const session of readProjectSessions(env.store, env.projectRoot, env.log)) {
+    if (session === env.sessionId) continue;
+    const file = readPhaseFile(env.store, session, env.log, env.now);
+    if (file !== undefined) return { session, file, self: false };
+  }
+  return undefined;
+}
+
+function pendingItems(file: PhaseFile, facts: readonly FactRecord[]): string[] {
+  const out: string[] = [];
+  for (const t of file.todos ?? []) if (t.status !== 'completed') out.push(`${t.status === 'in_progress' ? '(in progress) ' : ''}${t.content}`);
+  const last = file.tracker.spans.at(-1)?.n ?? 0;
+  const recent = facts.filter((f) => (f.kind === 'next-step' || f.kind === 'open-item') && f.n >= last - 1);
+  for (const f of dedupe(recent).slice(-6)) out.push(f.text);
+  return out.slice(0, 10);
+}
+
+function timelineLine(file: PhaseFile, now: string): string {
+  const spans = file.tracker.spans.filter((s) => !(s.phase === 'unknown' && s.events === 0));
+  return spans
+    .slice(-8)
+    .map((s) => `${s.phase} ${duration(s.start, s.end ?? now)}${s.end === undefined ? ' (now)' : ''}`)
+    .join(' → ');
+}
+
+function latestLedger(store: Store, session: string, file: PhaseFile): string | undefined {
+  const keys = Object.keys(file.ledgers)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const ref = file.ledgers[String(keys.at(-1))];
+  return ref === undefined ? undefined : (ref.l3 ?? join(ledgerDir(store, session), ref.file));
+}

@@ -1,0 +1,256 @@
+// The phase work of the hooks that read the transcript (Stop, PreCompact, SessionEnd, /recall):
+// catch up with the transcript while reading facts from what was said, tag each archived chunk
+// with the phase it was said in, then write the ledgers that are due, promote their decisions to
+// the decision log, and mirror both into the project (L3).
+import { join } from 'node:path';
+import { writeChunks } from '../archive/archive-store.ts';
+import type { Chunk } from '../archive/chunk-file.ts';
+import { chunkHash } from '../archive/hash.ts';
+import { keywords } from '../archive/keywords.ts';
+import { redactText } from '../archive/redact.ts';
+import type { Config } from '../runtime/config.ts';
+import { ensureDir, writeFileAtomic } from '../runtime/store.ts';
+import { catchUpSession, type SessionAdvance, type SessionEnv } from '../session/session-files.ts';
+import { assistantFacts, type Fact, factKey, userFacts } from './facts.ts';
+import { buildLedger, decisionId, decisionRecord, firstOf, ledgerFileName, renderLedger, superseded } from './ledger.ts';
+import {
+  type DecisionRecord,
+  decisionsFile,
+  FACT_VERSION,
+  type FactRecord,
+  factsFile,
+  type LedgerRef,
+  ledgerDir,
+  type PhaseFile,
+  projectSessionsFile,
+  readDecisions,
+  readFacts,
+  readPhaseFile,
+  updatePhaseFile,
+} from './phase-store.ts';
+import { decisionFile, projectMemory, writeProjectFile } from './project-memory.ts';
+import { parsePhaseName } from './signals.ts';
+import { type PhaseSpan, setPhase } from './tracker.ts';
+
+export interface PhaseEnv extends SessionEnv {
+  config: Pick<Config, 'projectMemory' | 'projectMemoryDir'>;
+}
+
+const GOAL_CHARS = 600;
+
+/** How long before a prompt-started span its prompt may be stamped in the transcript. */
+const PROMPT_LEAD_MS = 5_000;
+
+/**
+ * The span a chunk belongs to: the last one that started at or before its time. A user message is
+ * stamped by the client before UserPromptSubmit opens the phase it asks for (0.3 to 0.5 s before, in
+ * the real client), so a user chunk just before a span opened by a prompt belongs to that span.
+ */
+export function phaseAt(spans: readonly PhaseSpan[], time: string, userPrompt = false): PhaseSpan | undefined {
+  let found: PhaseSpan | undefined = spans[0];
+  const t = Date.parse(time);
+  for (const span of spans) {
+    if (span.start <= time) found = span;
+    else if (!userPrompt || Date.parse(span.start) - t > PROMPT_LEAD_MS) break;
+    // A span opened by a prompt, or one opened in the same moment (the session's first).
+    else if (span.by === 'prompt' || span.by === 'explicit' || found === undefined || found === spans[0]) found = span;
+  }
+  return found;
+}
+
+/**
+ * Catch up with the transcript (L2 complete up to now) and record the facts said since the last
+ * time: decisions, constraints, requirements, next steps, open items; the goal; handoffs.
+ */
+export async function catchUpWithPhase(env: PhaseEnv, sessionId: string, transcriptPath: string): Promise<SessionAdvance | undefined> {
+  const now = env.now();
+  const spans = readPhaseFile(env.store, sessionId, env.log, now)?.tracker.spans ?? [];
+  const found: FactRecord[] = [];
+  let goal: string | undefined;
+  const handoffs: Array<{ phase: ReturnType<typeof parsePhaseName>; quote: string }> = [];
+  const onChunk = (chunk: Chunk) => {
+    found.push(...factsOfChunk(chunk, spans));
+    goal ??= goalOf(chunk);
+    if (chunk.type === 'assistant' && chunk.sidechain !== true) {
+      const handoff = handoffTo(chunk.text);
+      if (handoff !== undefined) handoffs.push(handoff);
+    }
+  };
+  const result = await catchUpSession(env, sessionId, transcriptPath, { onChunk });
+  recordFacts(env, sessionId, found);
+  if (goal !== undefined || handoffs.length > 0) {
+    await updatePhaseFile(env, sessionId, (file) => {
+      if (file.goal === undefined && goal !== undefined) file.goal = goal;
+      for (const h of handoffs) {
+        if (h.phase === undefined) continue;
+        const t = setPhase(file.tracker, h.phase, 'handoff', `handoff: "${h.quote}"`, env.now().toISOString());
+        if (t !== undefined) markDue(file, t.span.n - 1);
+      }
+    });
+  }
+  return result;
+}
+
+/**
+ * Tag a chunk with the phase it was said in (mutates it) and read its facts. Subagent text and
+ * command wrappers (`<command-name>…`) state nothing of the user's or the main thread's.
+ */
+export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[]): FactRecord[] {
+  const span = phaseAt(spans, chunk.timestamp, chunk.type === 'user');
+  if (span !== undefined) chunk.phase = span.phase;
+  if (chunk.type !== 'user' && chunk.type !== 'assistant') return [];
+  if (chunk.sidechain === true || chunk.text.trimStart().startsWith('<')) return [];
+  const facts: Fact[] = chunk.type === 'user' ? userFacts(chunk.text) : assistantFacts(chunk.text);
+  return facts.map((fact) => ({
+    ...fact,
+    v: FACT_VERSION,
+    n: span?.n ?? 1,
+    phase: span?.phase ?? 'unknown',
+    ref: chunk.id,
+    t: chunk.timestamp,
+    key: factKey(fact.text),
+  }));
+}
+
+/** The session's goal: its first real request. */
+export function goalOf(chunk: Chunk): string | undefined {
+  if (chunk.type !== 'user' || chunk.sidechain === true || chunk.text.trimStart().startsWith('<')) return undefined;
+  return cut(chunk.text.trim(), GOAL_CHARS);
+}
+
+/** Append the facts not yet recorded for the session (by kind and key). */
+export function recordFacts(env: PhaseEnv, sessionId: string, found: readonly FactRecord[]): void {
+  if (found.length === 0) return;
+  const keyOf = (f: FactRecord) => `${f.kind}\n${f.key}`;
+  const known = new Set(readFacts(env.store, sessionId, env.log).map(keyOf));
+  const fresh = firstOf(
+    found.filter((f) => f.key !== '' && !known.has(keyOf(f))),
+    keyOf,
+  );
+  env.store.appendLines(factsFile(env.store, sessionId), fresh);
+}
+
+/** A handoff section in Claude's text that names the next phase ("## Handoff … to implementation"). */
+export function handoffTo(text: string): { phase: ReturnType<typeof parsePhaseName>; quote: string } | undefined {
+  const heading = /^#{1,4}[ \t]*(?:phase[ \t]+)?hand-?off\b[^\n]{0,80}$/im.exec(text);
+  if (heading === null) return undefined;
+  const section = text.slice(heading.index, heading.index + 600);
+  const m = /\b(?:to|next|into|for)(?:[ \t]+the)?[ \t:]+(?:\*\*)?(planning|design|implementation|implementing|testing|tests|review)\b/i.exec(section);
+  if (m === null) return undefined;
+  const phase = parsePhaseName(m[1] as string);
+  return phase === undefined ? undefined : { phase, quote: cut(heading[0].replace(/^#+\s*/, ''), 80) };
+}
+
+export function markDue(file: PhaseFile, n: number | undefined): void {
+  if (n !== undefined && n >= 1 && !file.due.includes(n)) file.due.push(n);
+}
+
+/**
+ * Write the ledgers that are due (spans that ended), and with `current` the running span's too
+ * (PreCompact, SessionEnd). Promotes each ledger's decisions to the decision log. Returns the
+ * ledgers written.
+ */
+export async function writeLedgers(env: PhaseEnv, sessionId: string, options: { current: boolean; final?: boolean }): Promise<LedgerRef[]> {
+  const written: LedgerRef[] = [];
+  await updatePhaseFile(env, sessionId, (file) => {
+    const spans = file.tracker.spans;
+    const current = spans.at(-1);
+    const targets = new Set(file.due);
+    if (options.current && current !== undefined) targets.add(current.n);
+    file.due = [];
+    if (targets.size === 0) return;
+    const facts = readFacts(env.store, sessionId, env.log);
+    const now = env.now().toISOString();
+    const memory = projectMemory(env.project.root, env.config);
+    const ids = promoteDecisions(
+      env,
+      sessionId,
+      facts.filter((f) => f.kind === 'decision' && targets.has(f.n)),
+    );
+    const firstLedger = Object.keys(file.ledgers).length === 0;
+    for (const span of spans) {
+      if (!targets.has(span.n)) continue;
+      const work = file.work[String(span.n)];
+      // A span without tool calls and without anything said in it has no ledger; nor has the
+      // moment before the first prompt set a phase (what was said then holds for the session).
+      const hasContent = span.events > 0 || facts.some((f) => f.n === span.n) || work !== undefined;
+      if (span !== current && (!hasContent || (span.phase === 'unknown' && span.events === 0))) continue;
+      const open = span === current && options.final !== true;
+      const ledger = buildLedger({
+        session: sessionId,
+        project: env.project.root,
+        span,
+        work,
+        goal: file.goal,
+        facts,
+        todos: work?.todos ?? file.todos,
+        decisionIds: ids,
+        now,
+        open,
+      });
+      const text = redactText(renderLedger(ledger));
+      const name = ledgerFileName(span);
+      ensureDir(ledgerDir(env.store, sessionId));
+      writeFileAtomic(join(ledgerDir(env.store, sessionId), name), text);
+      const ref: LedgerRef = { file: name, at: now };
+      if (memory !== undefined) {
+        const l3 = writeProjectFile(memory, `sessions/${sessionId}/${name}`, text, env.log);
+        if (l3 !== undefined) ref.l3 = l3;
+      }
+      file.ledgers[String(span.n)] = ref;
+      written.push(ref);
+      archiveLedger(env, sessionId, span, ledger.body, work?.files ?? [], now);
+    }
+    if (firstLedger && written.length > 0) env.store.appendLine(projectSessionsFile(env.store, env.project.root), { v: 1, session: sessionId, t: now });
+  });
+  return written;
+}
+
+/** The ledger as an L2 chunk, so `/recall` finds it with everything else (rewritten as it grows). */
+function archiveLedger(env: PhaseEnv, sessionId: string, span: PhaseSpan, body: string, files: readonly string[], now: string): void {
+  const chunk: Chunk = {
+    version: 1,
+    id: chunkHash(`${sessionId}\nledger\n${span.n}`),
+    session: sessionId,
+    project: env.project.root,
+    phase: span.phase,
+    type: 'ledger',
+    files: [...files].slice(-20),
+    timestamp: span.end ?? now,
+    sourceUuids: [],
+    keywords: keywords({ text: body, files }),
+    title: `Phase ${span.n} ledger: ${span.phase}`,
+    text: body,
+  };
+  writeChunks(env.store, sessionId, [chunk], { hash: chunkHash });
+}
+
+/**
+ * Append the decisions not yet in the project's log (by id), each with the earlier decisions it
+ * supersedes, and write their L3 files. Returns fact key → id for the ledgers.
+ */
+function promoteDecisions(env: PhaseEnv, sessionId: string, facts: readonly FactRecord[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  if (facts.length === 0) return ids;
+  const log = readDecisions(env.store, env.project.root, env.log);
+  const known = new Set(log.map((d) => d.id));
+  const added: DecisionRecord[] = [];
+  const memory = projectMemory(env.project.root, env.config);
+  for (const fact of facts) {
+    const id = decisionId(fact.key);
+    ids.set(fact.key, id);
+    if (known.has(id)) continue;
+    known.add(id);
+    const record = decisionRecord(fact, sessionId, id);
+    const replaced = superseded(record, [...log, ...added], factKey);
+    if (replaced.length > 0) record.supersedes = replaced;
+    added.push(record);
+    if (memory !== undefined) writeProjectFile(memory, `decisions/${id}.md`, redactText(decisionFile(record)), env.log);
+  }
+  env.store.appendLines(decisionsFile(env.store, env.project.root), added);
+  return ids;
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

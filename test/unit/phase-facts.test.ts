@@ -1,0 +1,245 @@
+// lib/phase/facts.ts: constraints and requirements from user prompts; decisions (with reason, choice
+// and rejected alternatives), next steps and open items from assistant replies; look-alikes that must
+// stay out of a ledger; code, quotes and overlong lines ignored; keys for deduplication; large and
+// random input.
+import { describe, expect, it } from 'vitest';
+import { assistantFacts, type Fact, type FactKind, factKey, userFacts } from '../../lib/phase/facts.ts';
+import { prng } from './helpers/prng.ts';
+
+const ofKind = (facts: Fact[], kind: FactKind) => facts.filter((f) => f.kind === kind);
+const decisions = (text: string) => ofKind(assistantFacts(text), 'decision');
+const constraints = (text: string) => ofKind(userFacts(text), 'constraint');
+
+describe('userFacts: constraints', () => {
+  it.each([
+    'Never commit to main.',
+    "Don't use lodash.",
+    'Do not touch the migrations.',
+    'Always run the linter before committing.',
+    'Make sure to keep the API backwards compatible.',
+    'You must not break the CLI flags.',
+    'must not break the CLI flags',
+    'Only use the standard library.',
+    'Avoid any new dependencies.',
+    'No new dependencies.',
+    'Please stop adding `console.log` everywhere.',
+    'Leave the generated files in `src/gen/` alone.',
+    'use pnpm, not npm',
+  ])('%s is a constraint', (text) => {
+    expect(constraints(text).map((f) => f.text)).toEqual([text]);
+  });
+
+  it('finds a rule after a comma in a longer request', () => {
+    const facts = userFacts("please fix the failing snapshot tests but don't push anything to the remote, I'll review first");
+    expect(facts).toHaveLength(1);
+    expect(facts[0]?.kind).toBe('constraint');
+  });
+
+  it.each([
+    "Why does the worker never return when the queue is empty? I don't know where to start looking.",
+    "Don't worry about the Windows CI job, it's been broken for weeks.",
+    'never mind, I found it',
+    'The export job never finishes and it always hangs after 10k rows.',
+    'Can you make it never crash?',
+    'thanks, that works!',
+  ])('%s has no constraint', (text) => {
+    expect(constraints(text)).toEqual([]);
+  });
+
+  it('ignores rules inside a fenced code block', () => {
+    expect(userFacts("Here's my code:\n\n```js\n// never mutate state here\n// don't touch the cache\n```\n\nWhy does it crash?")).toEqual([]);
+  });
+
+  it('treats every bullet under a "rules:" lead-in as a constraint', () => {
+    const facts = userFacts('Rules for this repo:\n- use tabs\n- commit messages follow Conventional Commits');
+    expect(facts.map((f) => [f.kind, f.text])).toEqual([
+      ['constraint', 'use tabs'],
+      ['constraint', 'commit messages follow Conventional Commits'],
+    ]);
+  });
+});
+
+describe('userFacts: requirements', () => {
+  it('reads what must be built as requirements, not constraints', () => {
+    const facts = userFacts(
+      'I need a CLI that converts the CSV exports to JSON. It should support streaming input and must handle 10k rows. The goal is a single binary.',
+    );
+    expect(facts.map((f) => f.kind)).toEqual(['requirement', 'requirement', 'requirement']);
+  });
+
+  it('reads a "Requirements:" list item by item', () => {
+    const facts = userFacts('Requirements:\n- read the YAML config\n- environment overrides');
+    expect(facts).toEqual([
+      { kind: 'requirement', text: 'read the YAML config' },
+      { kind: 'requirement', text: 'environment overrides' },
+    ]);
+  });
+
+  it('takes "the cache should never …" for a requirement about the product', () => {
+    expect(userFacts('The cache should never serve data older than 5 minutes.').map((f) => f.kind)).toEqual(['requirement']);
+  });
+});
+
+describe('assistantFacts: decisions', () => {
+  it('fills reason and chosen for "I\'ll use X for Y because Z"', () => {
+    expect(decisions("I'll use zod for validation because it's already a dependency.")).toEqual([
+      {
+        kind: 'decision',
+        text: "I'll use zod for validation because it's already a dependency.",
+        reason: "it's already a dependency",
+        chosen: 'zod',
+      },
+    ]);
+  });
+
+  it('fills rejected for "X over Y since …"', () => {
+    const [d] = decisions("Both would work, but we'll go with SQLite over Postgres since this is a single-user tool.");
+    expect(d).toMatchObject({ chosen: 'SQLite', rejected: ['Postgres'], reason: 'this is a single-user tool' });
+  });
+
+  it('reads a switch as chosen and rejected', () => {
+    const [d] = decisions('Switched from axios to fetch to drop a dependency.');
+    expect(d).toMatchObject({ chosen: 'fetch', rejected: ['axios'], reason: 'to drop a dependency' });
+  });
+
+  it('takes the text after a dash as the reason', () => {
+    const [d] = decisions("Let's use a worker thread here — the main thread must not block.");
+    expect(d).toMatchObject({ chosen: 'a worker thread', reason: 'the main thread must not block' });
+  });
+
+  it('reads "instead of" and "rather than" as rejected alternatives', () => {
+    expect(decisions('I chose `fast-glob` instead of `glob`.')[0]).toMatchObject({ chosen: 'fast-glob', rejected: ['glob'] });
+    expect(decisions("For the queue I'm picking BullMQ rather than a hand-rolled Redis list.")[0]).toMatchObject({
+      chosen: 'BullMQ',
+      rejected: ['a hand-rolled Redis list'],
+    });
+  });
+
+  it('reads "Decision:" labels, bold or not, and keeps the markdown in the text', () => {
+    expect(decisions('**Decision:** keep the cache in memory.').map((f) => f.text)).toEqual(['**Decision:** keep the cache in memory.']);
+    expect(decisions('Decision: store timestamps as UTC.')).toHaveLength(1);
+  });
+
+  it('reads the first paragraph under a "## Decision" heading, not the ones explaining it', () => {
+    const text = '## Decision\n\nUse a single `events` table instead of one table per kind. Queries across kinds are common.\n\nMore context here.';
+    expect(decisions(text).map((f) => f.text)).toEqual(['Use a single `events` table instead of one table per kind.']);
+  });
+
+  it('reads terse choices', () => {
+    expect(decisions('Going with approach B.')[0]).toMatchObject({ chosen: 'approach B' });
+    expect(decisions('Using Postgres advisory locks. Simpler than a lock table.')).toHaveLength(1);
+  });
+
+  it('reads a choice not to do something when it is justified', () => {
+    expect(decisions("I won't add a retry here, since the caller already retries.")).toHaveLength(1);
+  });
+
+  it('finds one decision buried in a long explanation', () => {
+    const text =
+      'I traced the flaky test. The failure happens when two workers write the snapshot at once. I checked the CI logs and every failure matches. ' +
+      "So I'll write to a temp file and rename it into place, because rename is atomic. The change is about 15 lines.";
+    expect(decisions(text).map((f) => f.reason)).toEqual(['rename is atomic']);
+  });
+
+  it.each([
+    "I'll read the file first. Let me check the tests, then I'll run them.",
+    "I'll run the tests now.",
+    "I'll use grep to find every caller, then use the Edit tool to update them.",
+    'We could use a debounce, or one option is to move the filtering into a worker.',
+    'Should we use Redis for the session store?',
+    'The test failed because the fixture path is relative to the cwd.',
+    'The function returns `undefined` instead of an empty array.',
+    "I'd recommend moving the validation into middleware.",
+    'If it fails, I will switch to the fallback.',
+    'The fix: trim the header before parsing.',
+    'The app uses Redux because it was started before hooks existed.',
+  ])('%s is not a decision', (text) => {
+    expect(decisions(text)).toEqual([]);
+  });
+
+  it('ignores decisions inside fenced code and quoted tool output', () => {
+    const text = "Config:\n\n```ts\n// Decision: use zod over yup because of inference\n```\n\n> Decision: prefer const over let\n\nI'll fix those.";
+    expect(assistantFacts(text)).toEqual([]);
+  });
+
+  it('ignores lines over 1,000 characters', () => {
+    expect(decisions(`I'll use zod because it is typed, ${'and so on '.repeat(120)}`)).toEqual([]);
+  });
+
+  it('does not break sentences at file names or versions', () => {
+    const [d] = decisions("I updated `config.ts` and v1.2.3 of the schema. I'll use zod in lib/config.ts because it is typed.");
+    expect(d?.text).toBe("I'll use zod in lib/config.ts because it is typed.");
+  });
+
+  it('cuts long text at a word with an ellipsis', () => {
+    const [d] = decisions(`I'll use zod because ${'it is typed and '.repeat(40)}it works.`);
+    expect(d?.text.length).toBeLessThanOrEqual(300);
+    expect(d?.text.endsWith('…')).toBe(true);
+    expect(d?.text.at(-2)).not.toBe(' ');
+  });
+});
+
+describe('assistantFacts: next steps and open items', () => {
+  it('reads a "Next steps:" list', () => {
+    expect(assistantFacts('Done.\n\nNext steps:\n1. Wire the parser into the CLI\n2. Update the README')).toEqual([
+      { kind: 'next-step', text: 'Wire the parser into the CLI' },
+      { kind: 'next-step', text: 'Update the README' },
+    ]);
+  });
+
+  it('reads "Next, I\'ll …" and a closing "Then I\'ll …"', () => {
+    expect(ofKind(assistantFacts("Next, I'll wire the parser in."), 'next-step')).toHaveLength(1);
+    expect(ofKind(assistantFacts("Fixed the parser. Then I'll add the docs."), 'next-step').map((f) => f.text)).toEqual(["Then I'll add the docs."]);
+  });
+
+  it('reads TODOs, "still need to", open questions, "not yet implemented", "left for later" and "blocked on"', () => {
+    const text =
+      'TODO: add a progress bar. I still need to handle interrupted uploads. Open question: should uploads resume? ' +
+      'CSV import is not yet implemented. XML is left for later. Blocked on the storage team.';
+    expect(assistantFacts(text).map((f) => f.kind)).toEqual(Array(6).fill('open-item'));
+  });
+});
+
+describe('factKey', () => {
+  it('is equal for the same fact with other case, punctuation and markdown', () => {
+    expect(factKey("Don't use lodash!")).toBe(factKey('do not use **Lodash**.'));
+    expect(factKey('Never commit to `main`.')).toBe(factKey('never commit to main'));
+    expect(factKey('Use exponential back-off for retries')).toBe(factKey('use exponential back off for the retries'));
+  });
+
+  it('differs for different facts, and keeps negations', () => {
+    expect(factKey("Don't use lodash")).not.toBe(factKey('use lodash'));
+    expect(factKey('Use SQLite over Postgres')).not.toBe(factKey('Use Postgres over SQLite'));
+    expect(factKey('keep the cache in memory')).not.toBe(factKey('keep the cache on disk'));
+    expect(factKey('only use the standard library')).not.toBe(factKey('use the standard library'));
+  });
+});
+
+describe('robustness', () => {
+  it('dedupes a fact repeated in one message', () => {
+    expect(userFacts('Never commit to main. never commit to main!')).toHaveLength(1);
+  });
+
+  it('drops system reminders from a prompt', () => {
+    expect(userFacts('<system-reminder>\nNever use emojis.\n</system-reminder>\nAdd a flag.')).toEqual([]);
+  });
+
+  it('completes on a 200 KB message', () => {
+    const part = "I'll use zod because it is typed. Let me check the tests.\n\n- never push\n\n```\ncode\n```\n";
+    const text = part.repeat(Math.ceil(200_000 / part.length));
+    expect(text.length).toBeGreaterThanOrEqual(200_000);
+    expect(decisions(text)).toHaveLength(1);
+    expect(constraints(text)).toHaveLength(1);
+  });
+
+  it('never throws on random input', () => {
+    const next = prng(42);
+    const alphabet = 'aI we\'ll use because ~`*_-#>.,;:!?—\n\t()[]|0123456789"ü😀\r\u2028';
+    for (let i = 0; i < 500; i++) {
+      let text = '';
+      const n = Math.floor(next() * 600);
+      for (let k = 0; k < n; k++) text += alphabet[Math.floor(next() * alphabet.length)];
+      expect(() => [assistantFacts(text), userFacts(text), factKey(text)]).not.toThrow();
+    }
+  });
+});
