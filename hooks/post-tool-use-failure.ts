@@ -24,7 +24,8 @@ runHook({
       ctx.now(),
     );
     ctx.store.appendLine(eventsFile(ctx.store, input.session_id), event);
-    await observeToolCall(ctx, input.session_id, { tool: input.tool_name, input: input.tool_input, response: input.tool_response, ok: false, error });
+    if (input.agent_id === undefined)
+      await observeToolCall(ctx, input.session_id, { tool: input.tool_name, input: input.tool_input, response: input.tool_response, ok: false, error });
     return undefined;
   },
 });

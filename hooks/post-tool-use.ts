@@ -19,12 +19,11 @@ runHook({
       ctx.now(),
     );
     ctx.store.appendLine(eventsFile(ctx.store, input.session_id), event);
-    const transition = await observeToolCall(ctx, input.session_id, {
-      tool: input.tool_name,
-      input: input.tool_input,
-      response: input.tool_response,
-      ok: true,
-    });
+    // A subagent's calls are its own errand (an Explore agent reads a lot): they do not move the phase.
+    const transition =
+      input.agent_id === undefined
+        ? await observeToolCall(ctx, input.session_id, { tool: input.tool_name, input: input.tool_input, response: input.tool_response, ok: true })
+        : undefined;
     if (transition !== undefined) ctx.log.info(`phase ${transition.from} → ${transition.to} (${transition.span.trigger})`);
     if (event.outBytes >= ctx.config.archiveToolOutputBytes && input.tool_use_id !== undefined) {
       const head = { toolUseId: input.tool_use_id, name: input.tool_name, input: input.tool_input, isError: false };

@@ -15,7 +15,7 @@ runHook({
     const args = typeof call?.args === 'string' ? call.args : '';
     let text: string | undefined;
     if (isRecallCommand(skill)) text = await answerRecall(args, skill ?? 'recall', input, ctx);
-    else if (isPhaseCommand(skill)) text = await answerPhase(args, input.session_id, ctx);
+    else if (isPhaseCommand(skill)) text = await answerPhase(args, input.session_id, ctx, true);
     return text === undefined ? undefined : { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: text } };
   },
 });

@@ -11,7 +11,7 @@ runHook({
   handler: async (input, ctx) => {
     await touchSession(ctx, { sessionId: input.session_id, cwd: input.cwd, transcriptPath: input.transcript_path, end: { reason: input.reason ?? 'other' } });
     if (input.transcript_path !== undefined && ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
-    await writeLedgers(ctx, input.session_id, { current: true });
+    await writeLedgers(ctx, input.session_id, { current: true, final: true });
     return undefined;
   },
 });

@@ -4,17 +4,20 @@
 import { sessionWindow } from '../lib/context/claude-settings.ts';
 import { MAX_INJECT_CHARS, sessionBrief } from '../lib/context/session-brief.ts';
 import { statusLine } from '../lib/context/status-line.ts';
-import { readPhaseFile } from '../lib/phase/phase-store.ts';
+import { catchUpWithPhase } from '../lib/phase/ledgers.ts';
+import { readPhaseFile, reopenLastSpan } from '../lib/phase/phase-store.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionStartInput } from '../lib/runtime/schemas.ts';
 import { pathExists } from '../lib/runtime/store.ts';
-import { advanceSessionCursor, readCursor, touchSession } from '../lib/session/session-files.ts';
+import { readCursor, touchSession } from '../lib/session/session-files.ts';
 import { contextTokens } from '../lib/transcript/context-size.ts';
 
 runHook({
   event: 'SessionStart',
   schema: sessionStartInput,
   handler: async (input, ctx) => {
+    // A resumed session goes on in the phase it ended in: reopen its last span.
+    if (input.source === 'resume') await reopenLastSpan(ctx, input.session_id);
     const session = await touchSession(ctx, {
       sessionId: input.session_id,
       cwd: input.cwd,
@@ -23,8 +26,9 @@ runHook({
       model: input.model,
       started: true,
     });
-    const brief = () =>
+    const brief = (reserved = 0) =>
       sessionBrief({
+        reserved,
         store: ctx.store,
         log: ctx.log,
         now: ctx.now(),
@@ -42,7 +46,7 @@ runHook({
     let tokens = input.context_tokens;
     let cursor = readCursor(ctx.store, input.session_id, ctx.log, ctx.now());
     if (cursor !== undefined && input.transcript_path !== undefined && pathExists(input.transcript_path)) {
-      cursor = (await advanceSessionCursor(ctx, input.session_id, input.transcript_path))?.cursor ?? cursor;
+      cursor = (await catchUpWithPhase(ctx, input.session_id, input.transcript_path))?.cursor ?? cursor;
     }
     if (cursor !== undefined) tokens = contextTokens(cursor.context);
     const window = sessionWindow({
@@ -53,7 +57,7 @@ runHook({
     });
     const phase = readPhaseFile(ctx.store, input.session_id, ctx.log, ctx.now())?.tracker.phase ?? 'unknown';
     const line = statusLine({ phase, contextTokens: tokens, window, source: input.source });
-    const more = brief();
+    const more = brief(line.length + 2);
     const text = more === undefined ? line : `${line}\n\n${more}`;
     return {
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text.length > MAX_INJECT_CHARS ? text.slice(0, MAX_INJECT_CHARS) : text },

@@ -7,6 +7,8 @@ import { listChunkIds } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
+import { catchUpWithPhase } from '../phase/ledgers.ts';
+import { readPhaseFile } from '../phase/phase-store.ts';
 import { replayPhases } from '../phase/replay.ts';
 import { archiveStats, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
@@ -89,7 +91,9 @@ async function ingestEach(
     const sink = (_session: string, chunk: Chunk) => written.set(chunk.id, chunk);
     const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer };
     await touchSession(env, { sessionId, cwd, transcriptPath: file });
-    const result = await catchUpSession(env, sessionId, file);
+    // A session the hooks track gets its facts read as the hooks would (they may not see these lines again).
+    const tracked = readPhaseFile(cli.store, sessionId, cli.log, cli.now) !== undefined;
+    const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
     added += result?.archived.added ?? 0;
     touched.add(sessionId);
     if (options.ledgers === true) {

@@ -23,6 +23,8 @@ export interface BriefEnv {
   budgetTokens: number;
   /** How the user calls recall here (`/recall` or `/context-lifecycle:recall`). */
   recallCommand: string;
+  /** Characters already taken by what comes before the brief (the status line). */
+  reserved?: number;
 }
 
 interface Focus {
@@ -67,7 +69,9 @@ export function sessionBrief(env: BriefEnv): string | undefined {
     if (test !== undefined) sections.push([`Last test run: ${testLine(test)}`]);
   }
   const hint = `Everything said or seen before is archived: \`${env.recallCommand} <words>\` finds it; \`${env.recallCommand} timeline\`, \`${env.recallCommand} decisions\`, \`${env.recallCommand} phase:<name>\` show phases, decisions and ledgers.`;
-  const budget = Math.min(MAX_INJECT_CHARS, env.budgetTokens * CHARS_PER_TOKEN) - hint.length - 60;
+  const budget = Math.min(MAX_INJECT_CHARS - (env.reserved ?? 0), env.budgetTokens * CHARS_PER_TOKEN) - hint.length - 60;
+  // Too small a budget for anything but the hint: say nothing rather than a header alone.
+  if (budget < 200) return undefined;
   const out: string[] = ['## context-lifecycle: where the work stands', ''];
   let used = out.join('\n').length;
   for (const section of sections) {

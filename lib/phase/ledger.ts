@@ -246,8 +246,10 @@ export function superseded(decision: DecisionRecord, earlier: readonly DecisionR
   const out: string[] = [];
   for (const d of earlier) {
     if (d.id === decision.id || d.chosen === undefined) continue;
+    // Whole names only: "React" rejected does not supersede "React Testing Library" chosen; a
+    // rejected "the Postgres pool" does supersede "Postgres pool".
     const chosen = norm(d.chosen);
-    if (chosen !== '' && rejected.some((r) => r === chosen || r.includes(chosen) || chosen.includes(r))) out.push(d.id);
+    if (chosen !== '' && rejected.some((r) => r === chosen || ` ${r} `.includes(` ${chosen} `))) out.push(d.id);
   }
   return out;
 }

@@ -9,7 +9,8 @@ import { chunkHash } from '../archive/hash.ts';
 import { keywords } from '../archive/keywords.ts';
 import { redactText } from '../archive/redact.ts';
 import type { Config } from '../runtime/config.ts';
-import { ensureDir, writeFileAtomic } from '../runtime/store.ts';
+import { sanitizeName } from '../runtime/paths.ts';
+import { ensureDir, pathExists, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, type SessionAdvance, type SessionEnv } from '../session/session-files.ts';
 import { assistantFacts, type Fact, factKey, userFacts } from './facts.ts';
 import { buildLedger, decisionId, decisionRecord, firstOf, ledgerFileName, renderLedger, superseded } from './ledger.ts';
@@ -62,7 +63,7 @@ export function phaseAt(spans: readonly PhaseSpan[], time: string, userPrompt = 
  * Catch up with the transcript (L2 complete up to now) and record the facts said since the last
  * time: decisions, constraints, requirements, next steps, open items; the goal; handoffs.
  */
-export async function catchUpWithPhase(env: PhaseEnv, sessionId: string, transcriptPath: string): Promise<SessionAdvance | undefined> {
+export async function catchUpWithPhase(env: SessionEnv, sessionId: string, transcriptPath: string): Promise<SessionAdvance | undefined> {
   const now = env.now();
   const spans = readPhaseFile(env.store, sessionId, env.log, now)?.tracker.spans ?? [];
   const found: FactRecord[] = [];
@@ -76,8 +77,9 @@ export async function catchUpWithPhase(env: PhaseEnv, sessionId: string, transcr
       if (handoff !== undefined) handoffs.push(handoff);
     }
   };
-  const result = await catchUpSession(env, sessionId, transcriptPath, { onChunk });
-  recordFacts(env, sessionId, found);
+  // Recorded under the cursor lock, before the cursor moves past the lines they came from.
+  const beforeSave = () => recordFacts(env, sessionId, found.splice(0));
+  const result = await catchUpSession(env, sessionId, transcriptPath, { onChunk, beforeSave });
   if (goal !== undefined || handoffs.length > 0) {
     await updatePhaseFile(env, sessionId, (file) => {
       if (file.goal === undefined && goal !== undefined) file.goal = goal;
@@ -119,7 +121,7 @@ export function goalOf(chunk: Chunk): string | undefined {
 }
 
 /** Append the facts not yet recorded for the session (by kind and key). */
-export function recordFacts(env: PhaseEnv, sessionId: string, found: readonly FactRecord[]): void {
+export function recordFacts(env: SessionEnv, sessionId: string, found: readonly FactRecord[]): void {
   if (found.length === 0) return;
   const keyOf = (f: FactRecord) => `${f.kind}\n${f.key}`;
   const known = new Set(readFacts(env.store, sessionId, env.log).map(keyOf));
@@ -152,29 +154,41 @@ export function markDue(file: PhaseFile, n: number | undefined): void {
  */
 export async function writeLedgers(env: PhaseEnv, sessionId: string, options: { current: boolean; final?: boolean }): Promise<LedgerRef[]> {
   const written: LedgerRef[] = [];
-  await updatePhaseFile(env, sessionId, (file) => {
+  await updatePhaseFile(env, sessionId, async (file) => {
     const spans = file.tracker.spans;
     const current = spans.at(-1);
+    const now = env.now().toISOString();
+    // The session ended: its last span ends now (a resume reopens it).
+    if (options.final === true && current !== undefined && current.end === undefined) current.end = now;
     const targets = new Set(file.due);
     if (options.current && current !== undefined) targets.add(current.n);
     file.due = [];
     if (targets.size === 0) return;
     const facts = readFacts(env.store, sessionId, env.log);
-    const now = env.now().toISOString();
     const memory = projectMemory(env.project.root, env.config);
-    const ids = promoteDecisions(
-      env,
-      sessionId,
-      facts.filter((f) => f.kind === 'decision' && targets.has(f.n)),
-    );
+    const decisions = facts.filter((f) => f.kind === 'decision' && targets.has(f.n));
+    // Sessions of one project share the decision log: read, supersede and append under its lock.
+    const ids =
+      decisions.length === 0
+        ? new Map<string, string>()
+        : await env.store.withLock(decisionsFile(env.store, env.project.root), () => promoteDecisions(env, sessionId, decisions), {
+            waitMs: Math.min(2_000, Math.max(100, (env.timeLeft?.() ?? 4_000) / 4)),
+          });
+    if (ids === undefined) {
+      // The log is busy: the ledgers wait for the next Stop, PreCompact or SessionEnd.
+      env.log.warn('decision log busy; ledgers left for the next turn');
+      file.due = [...targets].filter((n) => n !== current?.n || options.final === true);
+      return;
+    }
     const firstLedger = Object.keys(file.ledgers).length === 0;
     for (const span of spans) {
       if (!targets.has(span.n)) continue;
       const work = file.work[String(span.n)];
       // A span without tool calls and without anything said in it has no ledger; nor has the
       // moment before the first prompt set a phase (what was said then holds for the session).
+      // A session that only asked a question writes nothing into the project.
       const hasContent = span.events > 0 || facts.some((f) => f.n === span.n) || work !== undefined;
-      if (span !== current && (!hasContent || (span.phase === 'unknown' && span.events === 0))) continue;
+      if (!hasContent || (span.phase === 'unknown' && span.events === 0)) continue;
       const open = span === current && options.final !== true;
       const ledger = buildLedger({
         session: sessionId,
@@ -194,14 +208,17 @@ export async function writeLedgers(env: PhaseEnv, sessionId: string, options: { 
       writeFileAtomic(join(ledgerDir(env.store, sessionId), name), text);
       const ref: LedgerRef = { file: name, at: now };
       if (memory !== undefined) {
-        const l3 = writeProjectFile(memory, `sessions/${sessionId}/${name}`, text, env.log);
+        const l3 = writeProjectFile(memory, `sessions/${sanitizeName(sessionId)}/${name}`, text, env.log);
         if (l3 !== undefined) ref.l3 = l3;
       }
       file.ledgers[String(span.n)] = ref;
       written.push(ref);
-      archiveLedger(env, sessionId, span, ledger.body, work?.files ?? [], now);
+      archiveLedger(env, sessionId, span, redactText(ledger.body), work?.files ?? [], now);
     }
-    if (firstLedger && written.length > 0) env.store.appendLine(projectSessionsFile(env.store, env.project.root), { v: 1, session: sessionId, t: now });
+    // The timeline lists sessions newest first by this time: the start of the latest span written.
+    const latest = spans.filter((s) => targets.has(s.n)).at(-1)?.start ?? now;
+    if (written.length > 0 && (firstLedger || options.final === true))
+      env.store.appendLine(projectSessionsFile(env.store, env.project.root), { v: 1, session: sessionId, t: latest });
   });
   return written;
 }
@@ -245,7 +262,9 @@ function promoteDecisions(env: PhaseEnv, sessionId: string, facts: readonly Fact
     const replaced = superseded(record, [...log, ...added], factKey);
     if (replaced.length > 0) record.supersedes = replaced;
     added.push(record);
-    if (memory !== undefined) writeProjectFile(memory, `decisions/${id}.md`, redactText(decisionFile(record)), env.log);
+    // One file per decision, never rewritten: a teammate's copy of the same decision stays as it is.
+    if (memory !== undefined && !pathExists(join(memory.root, 'decisions', `${id}.md`)))
+      writeProjectFile(memory, `decisions/${id}.md`, redactText(decisionFile(record)), env.log);
   }
   env.store.appendLines(decisionsFile(env.store, env.project.root), added);
   return ids;

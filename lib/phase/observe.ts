@@ -3,6 +3,7 @@
 // UserPromptSubmit (clear statements in a prompt) and `/phase <name>` (explicit). A change marks the
 // ended span's ledger due; the next Stop, PreCompact or SessionEnd writes it (they read the
 // transcript; these hooks must stay cheap).
+import { redactText, stripPrivate } from '../archive/redact.ts';
 import { toolOutput } from '../archive/tool-output.ts';
 import { markDue } from './ledgers.ts';
 import { type PhaseFile, updatePhaseFile } from './phase-store.ts';
@@ -28,7 +29,10 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 export async function observeToolCall(env: Env, sessionId: string, call: ObservedCall): Promise<Transition | undefined> {
   let output: string | undefined = toolOutput(call.response).text;
-  if (!call.ok && call.error !== undefined) output = `${output}\n${typeof call.error === 'string' ? call.error : JSON.stringify(call.error)}`;
+  if (!call.ok && call.error !== undefined) {
+    const error = typeof call.error === 'string' ? call.error : JSON.stringify(call.error);
+    output = output === '' ? error : `${output}\n${error}`;
+  }
   return updatePhaseFile(env, sessionId, (file) => applyToolCall(file, { ...call, output }, env.now().toISOString(), env.project?.root));
 }
 
@@ -42,7 +46,9 @@ export function applyToolCall(
   now: string,
   root: string | undefined,
 ): Transition | undefined {
-  const signal = toolSignal({ tool: call.tool, input: call.input, ok: call.ok });
+  // Redacted before the tracker sees it: a signal's detail (a command, a path) lands in phase.json
+  // and in the trigger text of the timeline and the ledgers.
+  const signal = toolSignal({ tool: call.tool, input: redactStrings(call.input), ok: call.ok });
   const response = isObj(call.response) ? call.response : undefined;
   const exit = response?.exitCode ?? response?.exit_code ?? response?.returnCode;
   const output = call.output === '' ? undefined : call.output;
@@ -81,16 +87,23 @@ export function applyToolCall(
   return transition;
 }
 
-/** A clear phase statement in the user's prompt applies at once. */
+/** The top-level strings of a tool input, redacted (what toolSignal reads: commands, paths, patterns, URLs). */
+export function redactStrings(input: unknown): unknown {
+  if (!isObj(input)) return input;
+  return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, typeof v === 'string' ? redactText(stripPrivate(v)) : v]));
+}
+
+/** A clear phase statement in the user's prompt applies at once (its quote is kept: redacted first). */
 export async function observePrompt(env: Env, sessionId: string, prompt: string): Promise<Transition | undefined> {
-  const said = promptPhase(prompt);
+  const said = promptPhase(redactText(stripPrivate(prompt)));
   if (said === undefined) return undefined;
   return updatePhaseFile(env, sessionId, (file) => change(file, said.phase, 'prompt', `prompt: "${said.quote}"`, env.now().toISOString()));
 }
 
 /** `/phase <name>`. */
-export async function setPhaseExplicitly(env: Env, sessionId: string, phase: Exclude<Phase, 'unknown'>): Promise<Transition | undefined> {
-  return updatePhaseFile(env, sessionId, (file) => change(file, phase, 'explicit', `explicit: /phase ${phase}`, env.now().toISOString()));
+export async function setPhaseExplicitly(env: Env, sessionId: string, phase: Exclude<Phase, 'unknown'>, byClaude = false): Promise<Transition | undefined> {
+  const trigger = `explicit: /phase ${phase}${byClaude ? ' (invoked by Claude)' : ''}`;
+  return updatePhaseFile(env, sessionId, (file) => change(file, phase, 'explicit', trigger, env.now().toISOString()));
 }
 
 function change(file: PhaseFile, phase: Exclude<Phase, 'unknown'>, by: 'prompt' | 'explicit', trigger: string, now: string): Transition | undefined {
@@ -102,6 +115,9 @@ function change(file: PhaseFile, phase: Exclude<Phase, 'unknown'>, by: 'prompt' 
 /** Work of old spans whose ledger is written is dropped: phase.json is rewritten on every tool call. */
 function pruneWork(file: PhaseFile): void {
   const last = file.tracker.spans.at(-1)?.n ?? 0;
+  // Ledger refs of spans the tracker no longer keeps (it keeps the last 200).
+  const first = file.tracker.spans[0]?.n ?? 0;
+  for (const key of Object.keys(file.ledgers)) if (Number(key) < first) delete file.ledgers[key];
   for (const key of Object.keys(file.work)) {
     const n = Number(key);
     if (n <= last - KEEP_WORK_SPANS && file.ledgers[key] !== undefined && !file.due.includes(n)) delete file.work[key];

@@ -11,12 +11,13 @@ export function isPhaseCommand(name: string | undefined): boolean {
   return name === 'phase' || name === 'context-lifecycle:phase';
 }
 
-export async function answerPhase(args: string, sessionId: string, env: Env): Promise<string> {
+/** `byClaude`: invoked through the Skill tool, not typed (the timeline says so). */
+export async function answerPhase(args: string, sessionId: string, env: Env, byClaude = false): Promise<string> {
   const word = args.trim().split(/\s+/)[0] ?? '';
   if (word !== '') {
     const phase = parsePhaseName(word.replace(/[`'"]/g, ''));
     if (phase === undefined) return `context-lifecycle: "${word.slice(0, 40)}" is not a phase. Phases: ${PHASES.join(', ')}.`;
-    const transition = await setPhaseExplicitly(env, sessionId, phase);
+    const transition = await setPhaseExplicitly(env, sessionId, phase, byClaude);
     const was = transition === undefined ? `already ${phase}` : `was ${transition.from}`;
     return `context-lifecycle: phase set to **${phase}** (${was}). The ledger of the phase that ended is written at the end of this turn.\n\n${status(sessionId, env)}`;
   }

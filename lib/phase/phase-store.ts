@@ -122,20 +122,30 @@ function setAside(store: Store, file: string, log: Logger, now: Date, why: strin
 export async function updatePhaseFile<R>(
   env: { store: Store; log: Logger; now: () => Date; timeLeft?: () => number },
   sid: string,
-  fn: (file: PhaseFile) => R,
+  fn: (file: PhaseFile) => R | Promise<R>,
 ): Promise<R | undefined> {
   const file = phaseFile(env.store, sid);
   return env.store.withLock(
     file,
-    () => {
+    async () => {
       const now = env.now();
       const current = readPhaseFile(env.store, sid, env.log, now) ?? newPhaseFile(now.toISOString());
-      const result = fn(current);
+      const result = await fn(current);
       env.store.writeJson(file, current);
       return result;
     },
     { waitMs: Math.min(2_000, Math.max(100, (env.timeLeft?.() ?? 4_000) / 2)) },
   );
+}
+
+/** Resume: the session's last span ended with the session (SessionEnd); it goes on now. */
+export async function reopenLastSpan(env: Parameters<typeof updatePhaseFile>[0], sid: string): Promise<void> {
+  const current = readPhaseFile(env.store, sid, env.log, env.now());
+  if (current?.tracker.spans.at(-1)?.end === undefined) return; // nothing to reopen: no write
+  await updatePhaseFile(env, sid, (file) => {
+    const last = file.tracker.spans.at(-1);
+    if (last !== undefined) delete last.end;
+  });
 }
 
 /**
@@ -194,17 +204,15 @@ export interface ProjectSessionLine {
   t: string;
 }
 
+/** The project's sessions, newest first by `t` (the start of their latest phase), each once. */
 export function readProjectSessions(store: Store, projectRoot: string, log: Logger): string[] {
-  const lines = readJsonLines(projectSessionsFile(store, projectRoot), log, (v): v is ProjectSessionLine => isObj(v) && typeof v.session === 'string');
-  // Newest first, each once.
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const s = (lines[i] as ProjectSessionLine).session;
-    if (!seen.has(s)) {
-      seen.add(s);
-      out.push(s);
-    }
-  }
-  return out;
+  const lines = readJsonLines(
+    projectSessionsFile(store, projectRoot),
+    log,
+    (v): v is ProjectSessionLine => isObj(v) && typeof v.session === 'string' && typeof v.t === 'string',
+  );
+  // A backfill (`ingest --all --ledgers`) appends in file order, not in time order: sort.
+  const latest = new Map<string, string>();
+  for (const l of lines) if ((latest.get(l.session) ?? '') < l.t) latest.set(l.session, l.t);
+  return [...latest].sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0)).map(([s]) => s);
 }

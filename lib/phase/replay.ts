@@ -5,6 +5,7 @@
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, chunksFromEntries, emptyChunkerState } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
+import { redactText, stripPrivate } from '../archive/redact.ts';
 import { advanceTranscript } from '../transcript/reader.ts';
 import { factsOfChunk, goalOf, handoffTo, markDue, type PhaseEnv, recordFacts, writeLedgers } from './ledgers.ts';
 import { applyToolCall } from './observe.ts';
@@ -35,11 +36,11 @@ export async function replayPhases(env: PhaseEnv, sessionId: string, transcriptP
         last = t;
         file ??= newPhaseFile(t);
         if (entry.kind === 'user-text' && !entry.meta && !entry.text.trimStart().startsWith('<')) {
-          const said = promptPhase(entry.text);
+          const said = promptPhase(redactText(stripPrivate(entry.text)));
           const change = said === undefined ? undefined : setPhase(file.tracker, said.phase, 'prompt', `prompt: "${said.quote}"`, t);
           if (change !== undefined) markDue(file, change.span.n - 1);
         } else if (entry.kind === 'assistant-text') {
-          const handoff = handoffTo(entry.text);
+          const handoff = handoffTo(redactText(stripPrivate(entry.text)));
           const change = handoff?.phase === undefined ? undefined : setPhase(file.tracker, handoff.phase, 'handoff', `handoff: "${handoff.quote}"`, t);
           if (change !== undefined) markDue(file, change.span.n - 1);
         } else if (entry.kind === 'tool-use') {

@@ -29,7 +29,10 @@ export interface TimelineSpan {
   by: string;
   trigger: string;
   events: number;
+  /** The ledger in the data dir (absolute). */
   ledger?: string;
+  /** The ledger in the project (relative to its root), when L3 is on. */
+  l3?: string;
 }
 
 export interface SessionTimeline {
@@ -61,7 +64,10 @@ export function timelineSpans(store: Store, session: string, file: PhaseFile): T
       const span: TimelineSpan = { n: s.n, phase: s.phase, start: s.start, by: s.by, trigger: s.trigger, events: s.events };
       if (s.end !== undefined) span.end = s.end;
       const ledger = file.ledgers[String(s.n)];
-      if (ledger !== undefined) span.ledger = ledger.l3 ?? join(ledgerDir(store, session), ledger.file);
+      if (ledger !== undefined) {
+        span.ledger = join(ledgerDir(store, session), ledger.file);
+        if (ledger.l3 !== undefined) span.l3 = ledger.l3;
+      }
       return span;
     });
 }
@@ -79,9 +85,11 @@ export function timelineMarkdown(env: ViewEnv, current?: string): string {
     for (const span of s.spans) {
       const end = span.end ?? (s.session === current ? now : undefined);
       const took = end === undefined ? '' : ` ${duration(span.start, end)}`;
-      const link = span.ledger === undefined ? '' : ` · ledger \`${span.ledger}\``;
+      const where = span.l3 ?? span.ledger;
+      const link = where === undefined ? '' : ` · ledger \`${where}\``;
+      const running = span.end === undefined && s.session === current ? ' (current)' : '';
       out.push(
-        `${span.n}. ${span.phase}${took}${span.end === undefined ? ' (current)' : ''}, ${span.by === 'start' ? 'from the start' : span.trigger}, ${span.events} tool call${span.events === 1 ? '' : 's'}${link}`,
+        `${span.n}. ${span.phase}${took}${running}, ${span.by === 'start' ? 'from the start' : span.trigger}, ${span.events} tool call${span.events === 1 ? '' : 's'}${link}`,
       );
     }
   }
@@ -131,7 +139,7 @@ export function phaseLedgersMarkdown(env: ViewEnv, phaseName: string): string {
       if (file === undefined) continue;
       const text = readTextFile(join(ledgerDir(env.store, s.session), file.file));
       if (text === undefined) continue;
-      found.push({ session: s.session, start: span.start, text: stripFrontmatter(text), path: span.ledger ?? file.file });
+      found.push({ session: s.session, start: span.start, text: stripFrontmatter(text), path: span.l3 ?? span.ledger ?? file.file });
     }
   }
   if (found.length === 0) return `No ${phase} ledgers in this project yet. \`/recall timeline\` shows the phases recorded so far.`;

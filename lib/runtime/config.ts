@@ -62,7 +62,8 @@ export const configKeys = {
   projectMemoryDir: {
     schema: z.string().check(
       z.minLength(1),
-      z.refine((v) => !v.startsWith('/') && !v.split(/[\\/]/).includes('..'), 'a relative path inside the project'),
+      // Relative, inside the project, and a folder of its own (not the root: "." or "./").
+      z.refine((v) => !v.startsWith('/') && !v.split(/[\\/]/).includes('..') && v.replace(/[\\/.]/g, '') !== '', 'a folder inside the project'),
     ),
     default: 'docs/memory',
     env: 'CTXL_PROJECT_MEMORY_DIR',

@@ -150,6 +150,9 @@ export interface AdvanceOptions {
   phase?: string;
   /** Sees each chunk before it is written (the phase tracker tags it and reads facts from it). */
   onChunk?: (chunk: Chunk) => void;
+  /** Runs under the cursor lock just before the cursor is saved: what was read from the new lines
+   *  is recorded before the cursor says they were read (a crash in between loses nothing). */
+  beforeSave?: () => void;
 }
 
 /** Chunks written per batch (one catalog append each): bounded memory, few syscalls. */
@@ -218,6 +221,7 @@ export async function advanceSessionCursor(
       flush();
       // Every chunk file is on disk before the cursor says its lines were read.
       for (const failure of env.writer?.drain() ?? []) env.log.warn(`archive: could not write ${failure}`);
+      options?.beforeSave?.();
       const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
       env.store.writeJson(file, saved);
       return { ...result, previous, archived };
@@ -244,7 +248,7 @@ export async function catchUpSession(
   env: SessionEnv,
   sessionId: string,
   transcriptPath: string,
-  options?: Pick<AdvanceOptions, 'phase' | 'onChunk'>,
+  options?: Pick<AdvanceOptions, 'phase' | 'onChunk' | 'beforeSave'>,
 ): Promise<SessionAdvance | undefined> {
   const main = await advanceSessionCursor(env, sessionId, transcriptPath, options);
   for (const agent of subagentTranscripts(transcriptPath, sessionId)) {

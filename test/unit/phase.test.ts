@@ -3,7 +3,7 @@
 // decision log, L3, the SessionStart brief and the /recall and /phase views are checked on disk and
 // in the hook output. Bad input: hand-edited and damaged phase files, L3 that cannot be written or
 // is turned off.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, readLog, runCli, runHookSync } from './helpers/proc.ts';
@@ -411,5 +411,102 @@ describe('ctxl ingest --ledgers', () => {
     const plain = session({ sid: 'old-session' });
     expect(runCli(['ingest', file, '--cwd', plain.project, '--json'], plain.env, plain.project).status).toBe(0);
     expect(existsSync(join(plain.data, 'sessions', 'old-session', 'phase.json'))).toBe(false);
+  });
+});
+
+describe('review regressions', () => {
+  const TOKEN = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+
+  it('a secret in a prompt or a command never reaches phase.json, the ledgers or L3 in clear', () => {
+    const t = session();
+    t.prompt(`Now implement it; the deploy token is ${TOKEN}. <private>client Acme Corp</private>`);
+    t.tool('Bash', { command: `curl -H "Authorization: Bearer ${TOKEN}" https://api.example.com/x` }, 'ok');
+    for (const f of ['src/a.ts', 'src/b.ts']) t.tool('Edit', { file_path: join(t.project, f), old_string: 'a', new_string: 'b' });
+    t.stop();
+    t.hook('session-end', { hook_event_name: 'SessionEnd', reason: 'other' });
+    const everything = [
+      readFileSync(join(t.data, 'sessions', t.sid, 'phase.json'), 'utf8'),
+      ...t.ledgers().map((f) => readFileSync(join(t.data, 'sessions', t.sid, 'ledgers', f), 'utf8')),
+      ...readdirSync(t.l3('sessions', t.sid)).map((f) => readFileSync(t.l3('sessions', t.sid, f), 'utf8')),
+    ].join('\n');
+    expect(everything).not.toContain(TOKEN);
+    expect(everything).not.toContain('Acme');
+    expect(everything).toContain('implementation');
+  });
+
+  it('SessionStart reads the facts of lines no Stop read (a session that ended without one)', () => {
+    const t = session();
+    t.prompt("Let's design the sync protocol.");
+    t.stop();
+    t.say("I'll use vector clocks instead of timestamps because the devices' clocks drift.");
+    t.tool('Read', { file_path: join(t.project, 'src/sync.ts') });
+    // No Stop after these lines (the session was killed): the next start catches up.
+    t.hook('session-start', { hook_event_name: 'SessionStart', source: 'resume' });
+    const facts = readFileSync(join(t.data, 'sessions', t.sid, 'facts.jsonl'), 'utf8');
+    expect(facts).toContain('vector clocks');
+  });
+
+  it('a session that only asked a question writes nothing into the project', () => {
+    const t = session();
+    t.prompt('What does the --frozen-lockfile flag do?');
+    t.say('It makes the install fail when the lockfile would change.');
+    t.stop();
+    t.hook('pre-compact', { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: null });
+    t.hook('session-end', { hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
+    expect(existsSync(join(t.project, 'docs'))).toBe(false);
+  });
+
+  it('SessionEnd closes the last phase; a resume reopens it', () => {
+    const t = session();
+    walk(t);
+    t.hook('session-end', { hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
+    const last = readFileSync(join(t.data, 'sessions', t.sid, 'ledgers', 'phase-5-testing.md'), 'utf8');
+    expect(last).toContain('status: "closed"');
+    expect(last).not.toContain('(in progress)');
+    const other = t.context(
+      t.hook('user-prompt-expansion', {
+        hook_event_name: 'UserPromptExpansion',
+        session_id: 'someone-else',
+        expansion_type: 'slash_command',
+        command_name: 'recall',
+        command_args: 'timeline',
+      }),
+    );
+    // Only the asking session's running span is current; the ended session's are not.
+    expect(other.slice(other.indexOf(`Session \`${t.sid}\``))).not.toContain('(current)');
+    t.hook('session-start', { hook_event_name: 'SessionStart', source: 'resume' });
+    const spans = (t.phaseFile().tracker as { spans: Array<{ end?: string }> }).spans;
+    expect(spans.at(-1)?.end).toBeUndefined();
+  });
+
+  it("a subagent's tool calls do not move the session's phase", () => {
+    const t = session();
+    t.prompt('Start implementing the parser.');
+    for (let i = 0; i < 8; i++) {
+      t.hook('post-tool-use', {
+        hook_event_name: 'PostToolUse',
+        agent_id: 'agent-explore-1',
+        agent_type: 'Explore',
+        tool_name: 'Bash',
+        tool_input: { command: 'git log --oneline -20' },
+        tool_response: { stdout: 'abc123 fix', stderr: '' },
+        tool_use_id: `toolu_sub_${i}`,
+      });
+    }
+    expect((t.phaseFile().tracker as { phase: string }).phase).toBe('implementation');
+  });
+
+  it('a decision file already in the project is never rewritten, and a hostile session id stays inside', () => {
+    const t = session({ sid: '../../escape' });
+    walk(t);
+    t.hook('pre-compact', { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: null });
+    expect(existsSync(join(t.home, 'escape'))).toBe(false);
+    expect(readdirSync(t.l3('sessions'))).toEqual(['.._.._escape']);
+    const [decision] = readdirSync(t.l3('decisions'));
+    const file = t.l3('decisions', decision as string);
+    writeFileSync(file, 'a teammate wrote this\n');
+    rmSync(join(t.data, 'projects'), { recursive: true, force: true }); // a fresh data dir sees it again
+    t.hook('pre-compact', { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: null });
+    expect(readFileSync(file, 'utf8')).toBe('a teammate wrote this\n');
   });
 });
