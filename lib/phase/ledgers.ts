@@ -22,7 +22,7 @@ import {
   factsFile,
   type LedgerRef,
   ledgerDir,
-  type PhaseFile,
+  markDue,
   projectSessionsFile,
   readDecisions,
   readFacts,
@@ -65,7 +65,9 @@ export function phaseAt(spans: readonly PhaseSpan[], time: string, userPrompt = 
  */
 export async function catchUpWithPhase(env: SessionEnv, sessionId: string, transcriptPath: string): Promise<SessionAdvance | undefined> {
   const now = env.now();
-  const spans = readPhaseFile(env.store, sessionId, env.log, now)?.tracker.spans ?? [];
+  const known = readPhaseFile(env.store, sessionId, env.log, now);
+  const spans = known?.tracker.spans ?? [];
+  const hasGoal = known?.goal !== undefined;
   const found: FactRecord[] = [];
   let goal: string | undefined;
   const handoffs: Array<{ phase: ReturnType<typeof parsePhaseName>; quote: string }> = [];
@@ -80,7 +82,8 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
   // Recorded under the cursor lock, before the cursor moves past the lines they came from.
   const beforeSave = () => recordFacts(env, sessionId, found.splice(0));
   const result = await catchUpSession(env, sessionId, transcriptPath, { onChunk, beforeSave });
-  if (goal !== undefined || handoffs.length > 0) {
+  // Written once per session (the goal) and at handoffs: not a lock and a write on every Stop.
+  if ((goal !== undefined && !hasGoal) || handoffs.length > 0) {
     await updatePhaseFile(env, sessionId, (file) => {
       if (file.goal === undefined && goal !== undefined) file.goal = goal;
       for (const h of handoffs) {
@@ -143,10 +146,6 @@ export function handoffTo(text: string): { phase: ReturnType<typeof parsePhaseNa
   return phase === undefined ? undefined : { phase, quote: cut(heading[0].replace(/^#+\s*/, ''), 80) };
 }
 
-export function markDue(file: PhaseFile, n: number | undefined): void {
-  if (n !== undefined && n >= 1 && !file.due.includes(n)) file.due.push(n);
-}
-
 /**
  * Write the ledgers that are due (spans that ended), and with `current` the running span's too
  * (PreCompact, SessionEnd). Promotes each ledger's decisions to the decision log. Returns the
@@ -154,6 +153,9 @@ export function markDue(file: PhaseFile, n: number | undefined): void {
  */
 export async function writeLedgers(env: PhaseEnv, sessionId: string, options: { current: boolean; final?: boolean }): Promise<LedgerRef[]> {
   const written: LedgerRef[] = [];
+  // Most Stops have nothing due: a read, no lock, no write.
+  const peek = readPhaseFile(env.store, sessionId, env.log, env.now());
+  if (peek === undefined || (!options.current && peek.due.length === 0)) return written;
   await updatePhaseFile(env, sessionId, async (file) => {
     const spans = file.tracker.spans;
     const current = spans.at(-1);

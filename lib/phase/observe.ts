@@ -5,8 +5,7 @@
 // transcript; these hooks must stay cheap).
 import { redactText, stripPrivate } from '../archive/redact.ts';
 import { toolOutput } from '../archive/tool-output.ts';
-import { markDue } from './ledgers.ts';
-import { type PhaseFile, updatePhaseFile } from './phase-store.ts';
+import { markDue, type PhaseFile, updatePhaseFile } from './phase-store.ts';
 import { type Phase, promptPhase, toolSignal } from './signals.ts';
 import { emptyWork, moveWorkSince, recordToolCall } from './span-work.ts';
 import { observeTool, setPhase, type Transition } from './tracker.ts';
@@ -95,7 +94,8 @@ export function redactStrings(input: unknown): unknown {
 
 /** A clear phase statement in the user's prompt applies at once (its quote is kept: redacted first). */
 export async function observePrompt(env: Env, sessionId: string, prompt: string): Promise<Transition | undefined> {
-  const said = promptPhase(redactText(stripPrivate(prompt)));
+  // Redaction only for a prompt that states a phase (its regexes cost a hook more than the check).
+  const said = promptPhase(prompt) === undefined ? undefined : promptPhase(redactText(stripPrivate(prompt)));
   if (said === undefined) return undefined;
   return updatePhaseFile(env, sessionId, (file) => change(file, said.phase, 'prompt', `prompt: "${said.quote}"`, env.now().toISOString()));
 }

@@ -138,6 +138,11 @@ export async function updatePhaseFile<R>(
   );
 }
 
+/** A span ended: its ledger is written at the next Stop, PreCompact or SessionEnd. */
+export function markDue(file: PhaseFile, n: number | undefined): void {
+  if (n !== undefined && n >= 1 && !file.due.includes(n)) file.due.push(n);
+}
+
 /** Resume: the session's last span ended with the session (SessionEnd); it goes on now. */
 export async function reopenLastSpan(env: Parameters<typeof updatePhaseFile>[0], sid: string): Promise<void> {
   const current = readPhaseFile(env.store, sid, env.log, env.now());

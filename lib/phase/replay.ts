@@ -7,10 +7,10 @@ import { type ChunkContext, chunksFromEntries, emptyChunkerState } from '../arch
 import { chunkHash } from '../archive/hash.ts';
 import { redactText, stripPrivate } from '../archive/redact.ts';
 import { advanceTranscript } from '../transcript/reader.ts';
-import { factsOfChunk, goalOf, handoffTo, markDue, type PhaseEnv, recordFacts, writeLedgers } from './ledgers.ts';
+import { factsOfChunk, goalOf, handoffTo, type PhaseEnv, recordFacts, writeLedgers } from './ledgers.ts';
 import { applyToolCall } from './observe.ts';
 import type { LedgerRef } from './phase-store.ts';
-import { type FactRecord, newPhaseFile, type PhaseFile, readPhaseFile, updatePhaseFile } from './phase-store.ts';
+import { type FactRecord, markDue, newPhaseFile, type PhaseFile, readPhaseFile, updatePhaseFile } from './phase-store.ts';
 import { promptPhase } from './signals.ts';
 import { setPhase } from './tracker.ts';
 

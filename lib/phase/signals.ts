@@ -618,12 +618,17 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
-const COMPILED = PATTERNS.map(({ phase, re, led, bare }) => ({
-  phase,
-  phrase: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${re})[^?]*`, 'i'),
-  led: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${led})[^?]*`, 'i'),
-  bare: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${bare})$`, 'i'),
-}));
+let compiled: Array<{ phase: Exclude<Phase, 'unknown'>; phrase: RegExp; led: RegExp; bare: RegExp }> | undefined;
+/** Built on first use: most hook runs never need them. */
+function compiledPatterns() {
+  compiled ??= PATTERNS.map(({ phase, re, led, bare }) => ({
+    phase,
+    phrase: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${re})[^?]*`, 'i'),
+    led: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${led})[^?]*`, 'i'),
+    bare: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${bare})$`, 'i'),
+  }));
+  return compiled;
+}
 
 const NEGATION = /\b(don'?t|do not|doesn'?t|didn'?t|not|no need|never|without|stop|hold off|avoid|instead of|rather than)\b/i;
 const CONDITION = /^(if|when|whenever|once|after|before|unless|until|while|because|since|in case)\b/i;
@@ -632,14 +637,21 @@ const LATER = /\b(yet|later|afterwards|tomorrow|next time|in a bit)\b/i;
 const QUESTION = /^(how|what|why|where|which|who|whose|should|do|does|did|is|are|was|were|has|have|had|would it|will it|might|must|shall i)\b/i;
 const MAX_QUOTE = 80;
 
+// Every pattern needs one of these words near the start of the clause (after at most a filler, a
+// "now" and a lead such as "I'd like you to go ahead and"). Most prompts have none there, and then
+// the patterns are never run: compiling them costs a hook ~40 ms, more than all its other work.
+const KEYWORD = /\b(?:plan\w*|design\w*|architect\w*|adr|sketch\w*|implement\w*|coding|code|build\w*|changes|tests?|testing|review\w*|diff|pr|pull)\b/i;
+const KEYWORD_WITHIN = 120;
+
 function clausePhase(clause: string): { phase: Exclude<Phase, 'unknown'>; quote: string } | undefined {
+  if (!KEYWORD.test(clause.slice(0, KEYWORD_WITHIN))) return undefined;
   const question = clause.endsWith('?');
   const body = question ? clause.slice(0, -1).trim() : clause;
   const core = body.replace(new RegExp(`^${FILLER}`, 'i'), '');
   if (CONDITION.test(core) || (question && QUESTION.test(core))) return undefined;
   // "then write the tests" is for later: the current intent is elsewhere.
   if (/^(and\s+)?then\b|^after that\b|^afterwards\b|^later\b/i.test(core)) return undefined;
-  for (const { phase, phrase, led, bare } of COMPILED) {
+  for (const { phase, phrase, led, bare } of compiledPatterns()) {
     let m = phrase.exec(body);
     if (m === null) {
       m = led.exec(body) ?? bare.exec(body);
