@@ -618,16 +618,39 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
-let compiled: Array<{ phase: Exclude<Phase, 'unknown'>; phrase: RegExp; led: RegExp; bare: RegExp }> | undefined;
-/** Built on first use: most hook runs never need them. */
-function compiledPatterns() {
-  compiled ??= PATTERNS.map(({ phase, re, led, bare }) => ({
-    phase,
-    phrase: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${re})[^?]*`, 'i'),
-    led: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${led})[^?]*`, 'i'),
-    bare: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${bare})$`, 'i'),
-  }));
-  return compiled;
+interface Compiled {
+  phase: Exclude<Phase, 'unknown'>;
+  phrase: RegExp;
+  led: RegExp;
+  bare: RegExp;
+}
+const compiled = new Map<Pattern, Compiled>();
+/** Words one phase's patterns cannot match without (checked before they are compiled). */
+const PHASE_WORD: Record<Exclude<Phase, 'unknown'>, RegExp> = {
+  planning: /plan/i,
+  design: /design|architect|adr|sketch/i,
+  implementation: /implement|cod(?:e|ing)|build|changes/i,
+  testing: /test/i,
+  review: /review|diff|\bpr\b|pull|changes/i,
+};
+/** The patterns of the phases whose words the clause has, compiled on first use: most runs need none. */
+function compiledPatterns(head: string): Compiled[] {
+  const out: Compiled[] = [];
+  for (const p of PATTERNS) {
+    if (!PHASE_WORD[p.phase].test(head)) continue;
+    let c = compiled.get(p);
+    if (c === undefined) {
+      c = {
+        phase: p.phase,
+        phrase: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${p.re})[^?]*`, 'i'),
+        led: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${p.led})[^?]*`, 'i'),
+        bare: new RegExp(`^(${FILLER})(${WHEN}${LEAD})(?:${p.bare})$`, 'i'),
+      };
+      compiled.set(p, c);
+    }
+    out.push(c);
+  }
+  return out;
 }
 
 const NEGATION = /\b(don'?t|do not|doesn'?t|didn'?t|not|no need|never|without|stop|hold off|avoid|instead of|rather than)\b/i;
@@ -651,7 +674,7 @@ function clausePhase(clause: string): { phase: Exclude<Phase, 'unknown'>; quote:
   if (CONDITION.test(core) || (question && QUESTION.test(core))) return undefined;
   // "then write the tests" is for later: the current intent is elsewhere.
   if (/^(and\s+)?then\b|^after that\b|^afterwards\b|^later\b/i.test(core)) return undefined;
-  for (const { phase, phrase, led, bare } of compiledPatterns()) {
+  for (const { phase, phrase, led, bare } of compiledPatterns(body.slice(0, KEYWORD_WITHIN))) {
     let m = phrase.exec(body);
     if (m === null) {
       m = led.exec(body) ?? bare.exec(body);
