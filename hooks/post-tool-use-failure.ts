@@ -1,6 +1,6 @@
 // PostToolUseFailure: failed tools fire this instead of PostToolUse; record them the same way (a
 // failing test command lands here too, with its output in the error).
-import { observeToolCall } from '../lib/phase/observe.ts';
+import { digestToolCall } from '../lib/phase/observe.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { postToolUseInput } from '../lib/runtime/schemas.ts';
 import { eventsFile } from '../lib/session/session-files.ts';
@@ -23,9 +23,8 @@ runHook({
       },
       ctx.now(),
     );
-    ctx.store.appendLine(eventsFile(ctx.store, input.session_id), event);
-    if (input.agent_id === undefined)
-      await observeToolCall(ctx, input.session_id, { tool: input.tool_name, input: input.tool_input, response: input.tool_response, ok: false, error });
+    const ph = digestToolCall({ tool: input.tool_name, input: input.tool_input, response: input.tool_response, ok: false, error });
+    ctx.store.appendLine(eventsFile(ctx.store, input.session_id), { ...event, ph, ...(input.agent_id === undefined ? {} : { agent: input.agent_id }) });
     return undefined;
   },
 });

@@ -3,6 +3,7 @@
 import { catchUpWithPhase, writeLedgers } from '../lib/phase/ledgers.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionEndInput } from '../lib/runtime/schemas.ts';
+import { pathExists } from '../lib/runtime/store.ts';
 import { touchSession } from '../lib/session/session-files.ts';
 
 runHook({
@@ -10,7 +11,8 @@ runHook({
   schema: sessionEndInput,
   handler: async (input, ctx) => {
     await touchSession(ctx, { sessionId: input.session_id, cwd: input.cwd, transcriptPath: input.transcript_path, end: { reason: input.reason ?? 'other' } });
-    if (input.transcript_path !== undefined && ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
+    const transcript = input.transcript_path;
+    if (transcript !== undefined && pathExists(transcript) && ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, transcript);
     await writeLedgers(ctx, input.session_id, { current: true, final: true });
     return undefined;
   },

@@ -5,11 +5,12 @@ import { sessionWindow } from '../lib/context/claude-settings.ts';
 import { MAX_INJECT_CHARS, sessionBrief } from '../lib/context/session-brief.ts';
 import { statusLine } from '../lib/context/status-line.ts';
 import { catchUpWithPhase } from '../lib/phase/ledgers.ts';
+import { syncPhase } from '../lib/phase/observe.ts';
 import { readPhaseFile, reopenLastSpan } from '../lib/phase/phase-store.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionStartInput } from '../lib/runtime/schemas.ts';
 import { pathExists } from '../lib/runtime/store.ts';
-import { readCursor, touchSession } from '../lib/session/session-files.ts';
+import { eventsFile, readCursor, touchSession } from '../lib/session/session-files.ts';
 import { contextTokens } from '../lib/transcript/context-size.ts';
 
 runHook({
@@ -55,6 +56,7 @@ runHook({
       projectRoot: ctx.project.root,
       models: [input.model, cursor?.context.model, session?.model],
     });
+    await syncPhase(ctx, input.session_id, eventsFile(ctx.store, input.session_id));
     const phase = readPhaseFile(ctx.store, input.session_id, ctx.log, ctx.now())?.tracker.phase ?? 'unknown';
     const line = statusLine({ phase, contextTokens: tokens, window, source: input.source });
     const more = brief(line.length + 2);

@@ -11,9 +11,10 @@ import { redactText } from '../archive/redact.ts';
 import type { Config } from '../runtime/config.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { ensureDir, pathExists, writeFileAtomic } from '../runtime/store.ts';
-import { catchUpSession, type SessionAdvance, type SessionEnv } from '../session/session-files.ts';
+import { catchUpSession, eventsFile, type SessionAdvance, type SessionEnv } from '../session/session-files.ts';
 import { assistantFacts, type Fact, factKey, userFacts } from './facts.ts';
 import { buildLedger, decisionId, decisionRecord, firstOf, ledgerFileName, renderLedger, superseded } from './ledger.ts';
+import { foldEvents, syncPhase } from './observe.ts';
 import {
   type DecisionRecord,
   decisionsFile,
@@ -64,6 +65,8 @@ export function phaseAt(spans: readonly PhaseSpan[], time: string, userPrompt = 
  * time: decisions, constraints, requirements, next steps, open items; the goal; handoffs.
  */
 export async function catchUpWithPhase(env: SessionEnv, sessionId: string, transcriptPath: string): Promise<SessionAdvance | undefined> {
+  // The tool calls since the last fold first: the spans tag what was said, in order.
+  await syncPhase(env, sessionId, eventsFile(env.store, sessionId));
   const now = env.now();
   const known = readPhaseFile(env.store, sessionId, env.log, now);
   const spans = known?.tracker.spans ?? [];
@@ -157,6 +160,7 @@ export async function writeLedgers(env: PhaseEnv, sessionId: string, options: { 
   const peek = readPhaseFile(env.store, sessionId, env.log, env.now());
   if (peek === undefined || (!options.current && peek.due.length === 0)) return written;
   await updatePhaseFile(env, sessionId, async (file) => {
+    foldEvents(file, env.log, eventsFile(env.store, sessionId), env.project.root);
     const spans = file.tracker.spans;
     const current = spans.at(-1);
     const now = env.now().toISOString();

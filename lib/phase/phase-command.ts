@@ -1,7 +1,9 @@
 // `/phase` (and `/context-lifecycle:phase`): with a name, set the phase at once (the strongest
 // signal); without, say where the session is and why. Answered by the hook, in one step.
+
+import { eventsFile } from '../session/session-files.ts';
 import { duration } from './ledger.ts';
-import { setPhaseExplicitly } from './observe.ts';
+import { setPhaseExplicitly, syncPhase } from './observe.ts';
 import { readPhaseFile } from './phase-store.ts';
 import { PHASES, parsePhaseName } from './signals.ts';
 
@@ -17,10 +19,11 @@ export async function answerPhase(args: string, sessionId: string, env: Env, byC
   if (word !== '') {
     const phase = parsePhaseName(word.replace(/[`'"]/g, ''));
     if (phase === undefined) return `context-lifecycle: "${word.slice(0, 40)}" is not a phase. Phases: ${PHASES.join(', ')}.`;
-    const transition = await setPhaseExplicitly(env, sessionId, phase, byClaude);
+    const transition = await setPhaseExplicitly(env, sessionId, phase, eventsFile(env.store, sessionId), byClaude);
     const was = transition === undefined ? `already ${phase}` : `was ${transition.from}`;
     return `context-lifecycle: phase set to **${phase}** (${was}). The ledger of the phase that ended is written at the end of this turn.\n\n${status(sessionId, env)}`;
   }
+  await syncPhase(env, sessionId, eventsFile(env.store, sessionId));
   return `context-lifecycle: ${status(sessionId, env)}`;
 }
 

@@ -35,6 +35,8 @@ export interface PhaseFile {
   goal?: string;
   /** The latest task list of the session (a span may have none of its own). */
   todos?: Todo[];
+  /** Bytes of events.jsonl folded in so far (rebuilt from the log when this file is). */
+  eventsOffset?: number;
 }
 
 export interface FactRecord extends Fact {
@@ -109,6 +111,7 @@ export function readPhaseFile(store: Store, sid: string, log: Logger, now: Date)
   }
   if (typeof value.goal === 'string') out.goal = value.goal;
   if (Array.isArray(value.todos)) out.todos = value.todos as Todo[];
+  if (typeof value.eventsOffset === 'number' && Number.isInteger(value.eventsOffset) && value.eventsOffset >= 0) out.eventsOffset = value.eventsOffset;
   return out;
 }
 

@@ -8,7 +8,7 @@ import { chunkHash } from '../archive/hash.ts';
 import { redactText, stripPrivate } from '../archive/redact.ts';
 import { advanceTranscript } from '../transcript/reader.ts';
 import { factsOfChunk, goalOf, handoffTo, type PhaseEnv, recordFacts, writeLedgers } from './ledgers.ts';
-import { applyToolCall } from './observe.ts';
+import { applyCall, digestToolCall } from './observe.ts';
 import type { LedgerRef } from './phase-store.ts';
 import { type FactRecord, markDue, newPhaseFile, type PhaseFile, readPhaseFile, updatePhaseFile } from './phase-store.ts';
 import { promptPhase } from './signals.ts';
@@ -49,7 +49,8 @@ export async function replayPhases(env: PhaseEnv, sessionId: string, transcriptP
           const use = pending.get(entry.toolUseId);
           if (use === undefined) continue;
           pending.delete(entry.toolUseId);
-          applyToolCall(file, { tool: use.name, input: use.input, response: entry.structured, output: entry.text, ok: !entry.isError }, t, env.project.root);
+          const digest = digestToolCall({ tool: use.name, input: use.input, response: entry.structured, output: entry.text, ok: !entry.isError });
+          applyCall(file, digest, t, env.project.root);
         }
       }
       const spans = file?.tracker.spans ?? [];

@@ -3,7 +3,7 @@
 // small however long the session runs.
 import { redactText } from '../archive/redact.ts';
 import { filesOf } from '../transcript/tool-input.ts';
-import type { SignalKind } from './signals.ts';
+import type { SignalKind, ToolSignal } from './signals.ts';
 import { parseTestOutput, type TestRun } from './test-results.ts';
 
 export const MAX_FILES = 60;
@@ -46,67 +46,109 @@ export interface SpanWork {
 
 export const emptyWork = (): SpanWork => ({ files: [], reads: 0, commands: [], tests: [] });
 
-export interface ToolCallFacts {
-  tool: string;
-  input: unknown;
-  /** The tool's text output (for test results), if any. */
-  output?: string | undefined;
+/**
+ * What the phase tracker needs of one tool call, digested where the call is seen (PostToolUse) and
+ * stored in the event log line, so phase.json is brought up to date later, in order, from the log:
+ * the signal, the files edited, the command and how it ended, a parsed test result, the task list.
+ * Everything in it is redacted.
+ */
+export interface CallDigest {
+  k: SignalKind;
+  d?: string;
+  files?: string[];
+  cmd?: string;
   ok: boolean;
-  exit?: number | undefined;
-  /** The structured tool_response (TaskCreate's id). */
-  response?: unknown;
-  kind: SignalKind;
-  t: string;
-  /** The project root: files under it are kept relative (ledgers are shared through git). */
-  root?: string | undefined;
+  exit?: number;
+  test?: TestRun;
+  todos?: Todo[];
+  /** TaskCreate: a task added; TaskUpdate: a status set by id. */
+  task?: { subject: string; id?: string } | { id: string; status: Todo['status'] };
 }
+
+const SUMMARY_WORDS = /\b(?:pass(?:ed|ing)?|fail(?:ed|ing|ures?)?|tests?)\b/i;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Record one tool call in the span's work (mutates `work`). */
-export function recordToolCall(work: SpanWork, call: ToolCallFacts): void {
+/** Digest one tool call (pure). `input` is the raw tool_input; `output` its text, if any. */
+export function digestCall(call: {
+  tool: string;
+  input: unknown;
+  response: unknown;
+  output?: string | undefined;
+  ok: boolean;
+  exit?: number | undefined;
+  signal: ToolSignal;
+}): CallDigest {
   const input = isObj(call.input) ? call.input : {};
-  if (call.kind.startsWith('edit-')) {
-    for (const raw of filesOf(input)) {
-      const file = projectRelative(raw, call.root);
-      pushRecent(work.files, file, MAX_FILES);
-      work.fileAt ??= {};
-      work.fileAt[file] = call.t;
-      for (const k of Object.keys(work.fileAt)) if (!work.files.includes(k)) delete work.fileAt[k];
-    }
-  } else if (call.kind === 'read') work.reads += 1;
+  const digest: CallDigest = { k: call.signal.kind, ok: call.ok };
+  if (call.signal.detail !== undefined) digest.d = call.signal.detail;
+  if (call.exit !== undefined) digest.exit = call.exit;
+  if (call.signal.kind.startsWith('edit-')) {
+    const files = filesOf(input);
+    if (files.length > 0) digest.files = files.slice(0, 20);
+  }
   if (typeof input.command === 'string') {
-    const command = cut(redactText(input.command.trim()), MAX_COMMAND_CHARS);
-    const record: CommandRecord = { command, ok: call.ok, t: call.t };
-    if (call.exit !== undefined) record.exit = call.exit;
-    work.commands.push(record);
-    if (work.commands.length > MAX_COMMANDS) work.commands.splice(0, work.commands.length - MAX_COMMANDS);
-    if (call.output !== undefined && (call.kind === 'test-run' || call.kind === 'build' || call.kind === 'shell')) {
+    digest.cmd = cut(redactText(input.command.trim()), MAX_COMMAND_CHARS);
+    // A test command's output is parsed; another command's only when its end speaks of passing or
+    // failing (a custom test script): the parsers' patterns cost a hook more to compile than the
+    // rest of its work, and most shell output is no test run.
+    const kind = call.signal.kind;
+    const looksLikeTests = (out: string) => SUMMARY_WORDS.test(out.slice(-4_096));
+    if (call.output !== undefined && (kind === 'test-run' || ((kind === 'shell' || kind === 'build') && looksLikeTests(call.output)))) {
       const run = parseTestOutput(call.output, input.command);
-      if (run !== undefined) {
-        work.tests.push({ ...run, failures: run.failures.map((f) => redactText(f)), command, t: call.t });
-        if (work.tests.length > MAX_TESTS) work.tests.splice(0, work.tests.length - MAX_TESTS);
-      }
+      if (run !== undefined) digest.test = { ...run, failures: run.failures.map((f) => redactText(f)) };
     }
   }
   if (call.tool === 'TodoWrite' && Array.isArray(input.todos)) {
     const todos = todosOf(input.todos);
-    if (todos !== undefined) work.todos = todos;
+    if (todos !== undefined) digest.todos = todos;
   }
-  // Claude Code's task tools: TaskCreate adds one task ({subject}), TaskUpdate sets a status by id.
   if (call.tool === 'TaskCreate' && typeof input.subject === 'string') {
-    const todos = work.todos ?? [];
-    const todo: Todo = { content: cut(redactText(input.subject.trim()), 200), status: 'pending' };
+    const task: { subject: string; id?: string } = { subject: cut(redactText(input.subject.trim()), 200) };
     const id = taskId(call.response);
-    if (id !== undefined) todo.id = id;
+    if (id !== undefined) task.id = id;
+    digest.task = task;
+  }
+  const status = input.status;
+  if (call.tool === 'TaskUpdate' && (typeof input.taskId === 'string' || typeof input.taskId === 'number')) {
+    if (status === 'pending' || status === 'in_progress' || status === 'completed') digest.task = { id: String(input.taskId), status };
+  }
+  return digest;
+}
+
+/** Record a digested call in the span's work (mutates `work`). `root`: files under it are kept relative. */
+export function applyDigest(work: SpanWork, digest: CallDigest, t: string, root?: string): void {
+  if (digest.k.startsWith('edit-')) {
+    for (const raw of digest.files ?? []) {
+      const file = projectRelative(raw, root);
+      pushRecent(work.files, file, MAX_FILES);
+      work.fileAt ??= {};
+      work.fileAt[file] = t;
+      for (const k of Object.keys(work.fileAt)) if (!work.files.includes(k)) delete work.fileAt[k];
+    }
+  } else if (digest.k === 'read') work.reads += 1;
+  if (digest.cmd !== undefined) {
+    const record: CommandRecord = { command: digest.cmd, ok: digest.ok, t };
+    if (digest.exit !== undefined) record.exit = digest.exit;
+    work.commands.push(record);
+    if (work.commands.length > MAX_COMMANDS) work.commands.splice(0, work.commands.length - MAX_COMMANDS);
+    if (digest.test !== undefined) {
+      work.tests.push({ ...digest.test, command: digest.cmd, t });
+      if (work.tests.length > MAX_TESTS) work.tests.splice(0, work.tests.length - MAX_TESTS);
+    }
+  }
+  if (digest.todos !== undefined) work.todos = digest.todos.map((x) => ({ ...x }));
+  const task = digest.task;
+  if (task !== undefined && 'subject' in task) {
+    const todos = work.todos ?? [];
+    const todo: Todo = { content: task.subject, status: 'pending' };
+    if (task.id !== undefined) todo.id = task.id;
     if (todos.length < MAX_TODOS) todos.push(todo);
     work.todos = todos;
-  }
-  if (call.tool === 'TaskUpdate' && (typeof input.taskId === 'string' || typeof input.taskId === 'number')) {
-    const todo = work.todos?.find((t) => t.id === String(input.taskId));
-    const status = input.status;
-    if (todo !== undefined && (status === 'pending' || status === 'in_progress' || status === 'completed')) todo.status = status;
+  } else if (task !== undefined) {
+    const todo = work.todos?.find((x) => x.id === task.id);
+    if (todo !== undefined) todo.status = task.status;
   }
 }
 

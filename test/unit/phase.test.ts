@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, readLog, runCli, runHookSync } from './helpers/proc.ts';
+import { baseEnv, readLog, runCli, runHookAsync, runHookSync } from './helpers/proc.ts';
 import { scriptedTranscript } from './helpers/scripted-transcript.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -256,6 +256,7 @@ describe('bad input and degraded setups', () => {
       mkdirSync(join(t.data, 'sessions', t.sid), { recursive: true });
       writeFileSync(join(t.data, 'sessions', t.sid, 'phase.json'), bad);
       t.tool('Edit', { file_path: join(t.project, 'src/a.ts'), old_string: 'a', new_string: 'b' });
+      t.stop(); // the next hook that needs the phase folds the call into phase.json
       expect(t.phaseFile().version).toBe(1);
       expect(readdirSync(join(t.data, 'sessions', t.sid)).some((f) => f.startsWith('phase.json.bad-'))).toBe(true);
       expect(readLog(t.data).some((l) => l.level === 'warn' && String(l.msg).includes('phase.json'))).toBe(true);
@@ -508,5 +509,37 @@ describe('review regressions', () => {
     rmSync(join(t.data, 'projects'), { recursive: true, force: true }); // a fresh data dir sees it again
     t.hook('pre-compact', { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: null });
     expect(readFileSync(file, 'utf8')).toBe('a teammate wrote this\n');
+  });
+});
+
+describe('concurrency', () => {
+  it('parallel tool calls are all counted: each appends its digest, the next Stop folds them in order', async () => {
+    const t = session();
+    t.prompt('Start implementing the importer.');
+    const calls = Array.from({ length: 8 }, (_, i) =>
+      runHookAsync(
+        'post-tool-use',
+        JSON.stringify({
+          session_id: t.sid,
+          transcript_path: t.transcript,
+          cwd: t.project,
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Edit',
+          tool_input: { file_path: join(t.project, `src/part${i}.ts`), old_string: 'a', new_string: 'b' },
+          tool_response: {},
+          tool_use_id: `toolu_par_${i}`,
+        }),
+        t.env,
+        { cwd: t.project },
+      ),
+    );
+    for (const r of await Promise.all(calls)) expect(r.status).toBe(0);
+    t.stop();
+    const spans = (t.phaseFile().tracker as { spans: Array<{ phase: string; events: number }> }).spans;
+    expect(spans.reduce((n, s) => n + s.events, 0)).toBe(8);
+    expect(spans.at(-1)?.phase).toBe('implementation');
+    t.hook('pre-compact', { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: null });
+    const ledger = readFileSync(join(t.data, 'sessions', t.sid, 'ledgers', 'phase-2-implementation.md'), 'utf8');
+    for (let i = 0; i < 8; i++) expect(ledger).toContain(`src/part${i}.ts`);
   });
 });
