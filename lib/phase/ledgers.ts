@@ -192,9 +192,11 @@ export async function writeLedgers(env: PhaseEnv, sessionId: string, options: { 
       const work = file.work[String(span.n)];
       // A span without tool calls and without anything said in it has no ledger; nor has the
       // moment before the first prompt set a phase (what was said then holds for the session).
-      // A session that only asked a question writes nothing into the project.
+      // A session that only asked a question writes nothing into the project: a span of unknown
+      // phase without tool calls has a ledger only when a decision was made in it.
       const hasContent = span.events > 0 || facts.some((f) => f.n === span.n) || work !== undefined;
-      if (!hasContent || (span.phase === 'unknown' && span.events === 0)) continue;
+      const decided = facts.some((f) => f.n === span.n && f.kind === 'decision');
+      if (!hasContent || (span.phase === 'unknown' && span.events === 0 && !decided)) continue;
       const open = span === current && options.final !== true;
       const ledger = buildLedger({
         session: sessionId,
