@@ -16,18 +16,7 @@
 //   written while the task is still being understood, or to re-plan, is planning.
 // - A successful ExitPlanMode is the user approving the plan: it starts implementation.
 // - Updating README/CHANGELOG at the end of implementing a feature is implementation.
-
-/** mulberry32: small, fast and good enough to vary scripts. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../lib/synth.mjs';
 
 // ---- projects ------------------------------------------------------------------------------------
 
@@ -160,7 +149,7 @@ const PROJECTS = {
 
 class Script {
   constructor(seed, project) {
-    this.r = prng(seed);
+    this.r = rng(seed); // mulberry32, shared with the hook bench
     this.p = project;
     this.root = `/path/to/${project.name}`;
     this.steps = [];
