@@ -39,6 +39,7 @@ runHook({
         recallCommand: ctx.env.CLAUDE_PLUGIN_ROOT === undefined ? '/recall' : '/context-lifecycle:recall',
       });
     if (!ctx.config.sessionStartStatus) {
+      await syncPhase(ctx, input.session_id, eventsFile(ctx.store, input.session_id));
       const text = brief();
       return text === undefined ? undefined : { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
     }
@@ -47,8 +48,9 @@ runHook({
     let tokens = input.context_tokens;
     let cursor = readCursor(ctx.store, input.session_id, ctx.log, ctx.now());
     if (cursor !== undefined && input.transcript_path !== undefined && pathExists(input.transcript_path)) {
+      // Catching up also folds the tool calls since the last Stop into the phase.
       cursor = (await catchUpWithPhase(ctx, input.session_id, input.transcript_path))?.cursor ?? cursor;
-    }
+    } else await syncPhase(ctx, input.session_id, eventsFile(ctx.store, input.session_id));
     if (cursor !== undefined) tokens = contextTokens(cursor.context);
     const window = sessionWindow({
       env: ctx.env,
@@ -56,7 +58,6 @@ runHook({
       projectRoot: ctx.project.root,
       models: [input.model, cursor?.context.model, session?.model],
     });
-    await syncPhase(ctx, input.session_id, eventsFile(ctx.store, input.session_id));
     const phase = readPhaseFile(ctx.store, input.session_id, ctx.log, ctx.now())?.tracker.phase ?? 'unknown';
     const line = statusLine({ phase, contextTokens: tokens, window, source: input.source });
     const more = brief(line.length + 2);

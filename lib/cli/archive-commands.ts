@@ -91,13 +91,8 @@ async function ingestEach(
     const sink = (_session: string, chunk: Chunk) => written.set(chunk.id, chunk);
     const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer };
     await touchSession(env, { sessionId, cwd, transcriptPath: file });
-    // A session the hooks track gets its facts read as the hooks would (they may not see these lines again).
-    const tracked = readPhaseFile(cli.store, sessionId, cli.log, cli.now) !== undefined;
-    const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
-    added += result?.archived.added ?? 0;
-    touched.add(sessionId);
     if (options.ledgers === true) {
-      // Phases and ledgers from the transcript; they are archived too (type ledger), so index after.
+      // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.
       const config = loadConfig({
         env: cli.env,
         userText: readTextFile(join(cli.store.root, 'config.json')),
@@ -106,6 +101,12 @@ async function ingestEach(
       const ledgers = await replayPhases({ ...env, config }, sessionId, file);
       if (ledgers.length > 0) cli.log.info(`ingest: ${ledgers.length} ledgers for ${sessionId}`);
     }
+    // A session with phases (tracked by the hooks, or just replayed) gets its chunks tagged and its
+    // facts read as the hooks would (they may not see these lines again).
+    const tracked = readPhaseFile(cli.store, sessionId, cli.log, cli.now) !== undefined;
+    const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
+    added += result?.archived.added ?? 0;
+    touched.add(sessionId);
     await refreshIndex(cli.store, cli.log, { known: written });
   }
   return added;

@@ -1,7 +1,9 @@
 // `ctxl status [--session ID] [--cwd DIR] [--json]`: the current session's context use and state.
 // The zone breakdown arrives with the budget; for now: phase, context size, window, transcript read.
+
 import { join } from 'node:path';
 import { sessionWindow } from '../context/claude-settings.ts';
+import { readPhaseFile } from '../phase/phase-store.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createFileLogger } from '../runtime/log.ts';
 import { dataDir, type Env, sanitizeName } from '../runtime/paths.ts';
@@ -39,7 +41,7 @@ export function status(input: { env: Env; cwd: string; sessionId: string | undef
   return {
     sessionId,
     projectRoot: session?.projectRoot ?? projectRoot,
-    phase: 'unknown',
+    phase: sessionId === undefined ? 'unknown' : (readPhaseFile(store, sessionId, log, input.now)?.tracker.phase ?? 'unknown'),
     contextTokens: tokens,
     window,
     percent: tokens === undefined ? undefined : Math.round((tokens / window) * 1000) / 10,

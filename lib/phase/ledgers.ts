@@ -210,7 +210,9 @@ export async function writeLedgers(env: PhaseEnv, sessionId: string, options: { 
         now,
         open,
       });
-      const text = redactText(renderLedger(ledger));
+      // Everything in it was redacted on the way in; once more over the whole, in case.
+      const body = redactText(ledger.body);
+      const text = renderLedger({ meta: ledger.meta, body });
       const name = ledgerFileName(span);
       ensureDir(ledgerDir(env.store, sessionId));
       writeFileAtomic(join(ledgerDir(env.store, sessionId), name), text);
@@ -221,7 +223,7 @@ export async function writeLedgers(env: PhaseEnv, sessionId: string, options: { 
       }
       file.ledgers[String(span.n)] = ref;
       written.push(ref);
-      archiveLedger(env, sessionId, span, redactText(ledger.body), work?.files ?? [], now);
+      archiveLedger(env, sessionId, span, body, work?.files ?? [], now);
     }
     // The timeline lists sessions newest first by this time: the start of the latest span written.
     const latest = spans.filter((s) => targets.has(s.n)).at(-1)?.start ?? now;

@@ -31,8 +31,10 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 /** The digest of a tool call as PostToolUse(Failure) sees it, for its event-log line. Pure. */
 export function digestToolCall(call: ObservedCall & { output?: string }): CallDigest {
-  let output = call.output ?? toolOutput(call.response).text;
-  if (!call.ok && call.error !== undefined) {
+  // Only a command's output is read (for test results): no other call pays for building it.
+  const command = isObj(call.input) && typeof call.input.command === 'string';
+  let output = command ? (call.output ?? toolOutput(call.response).text) : '';
+  if (command && !call.ok && call.error !== undefined) {
     const error = typeof call.error === 'string' ? call.error : JSON.stringify(call.error);
     output = output === '' ? error : `${output}\n${error}`;
   }
@@ -75,10 +77,13 @@ export function applyCall(file: PhaseFile, digest: CallDigest, t: string, root: 
   return transition;
 }
 
-/** The top-level strings of a tool input, redacted (what toolSignal reads: commands, paths, patterns, URLs). */
+/** Fields that carry file contents, which toolSignal never reads: not worth redacting here. */
+const CONTENT_KEYS = new Set(['content', 'new_string', 'old_string', 'new_source', 'edits', 'todos']);
+
+/** The top-level strings of a tool input that toolSignal reads (commands, paths, patterns, URLs), redacted. */
 export function redactStrings(input: unknown): unknown {
   if (!isObj(input)) return input;
-  return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, typeof v === 'string' ? redactText(stripPrivate(v)) : v]));
+  return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, typeof v === 'string' && !CONTENT_KEYS.has(k) ? redactText(stripPrivate(v)) : v]));
 }
 
 /** An event-log line as the fold reads it: the digest (`ph`), when, and whose (a subagent's are skipped). */

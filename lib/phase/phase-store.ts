@@ -68,7 +68,6 @@ export interface DecisionRecord {
 export const phaseFile = (store: Store, sid: string) => store.path('sessions', sid, 'phase.json');
 export const factsFile = (store: Store, sid: string) => store.path('sessions', sid, 'facts.jsonl');
 export const ledgerDir = (store: Store, sid: string) => store.path('sessions', sid, 'ledgers');
-export const projectDir = (store: Store, projectRoot: string) => store.path('projects', claudeProjectDirName(projectRoot));
 export const decisionsFile = (store: Store, projectRoot: string) => store.path('projects', claudeProjectDirName(projectRoot), 'decisions.jsonl');
 export const projectSessionsFile = (store: Store, projectRoot: string) => store.path('projects', claudeProjectDirName(projectRoot), 'sessions.jsonl');
 

@@ -59,7 +59,7 @@ export async function recallMarkdown(raw: string, env: RecallEnv): Promise<strin
   if (onlyPhase !== undefined && isEmpty(others)) {
     // `phase:<name>` alone: that phase's ledgers; with none yet, the phase's archive as a search.
     const ledgers = phaseLedgersMarkdown(view, onlyPhase);
-    if (!ledgers.startsWith('No ')) return ledgers;
+    if (ledgers !== undefined) return ledgers;
   }
   const { query, results, hint } = await recallQuery(trimmed, env, 10);
   if (hint !== undefined) return hint;

@@ -128,21 +128,20 @@ export function decisionLine(d: DecisionView): string {
   return `- **${d.id}** ${d.t.slice(0, 10)} ${d.phase}: ${text} (ref \`${d.ref}\`)`;
 }
 
-/** `/recall phase:<name>` with nothing else: the ledgers of that phase, newest first. */
-export function phaseLedgersMarkdown(env: ViewEnv, phaseName: string): string {
+/** `/recall phase:<name>` with nothing else: the ledgers of that phase, newest first; undefined if none. */
+export function phaseLedgersMarkdown(env: ViewEnv, phaseName: string): string | undefined {
   const phase = parsePhaseName(phaseName) ?? phaseName;
   const found: Array<{ session: string; start: string; text: string; path: string }> = [];
   for (const s of projectTimeline(env, { limit: 50 })) {
     for (const span of s.spans) {
       if (span.phase !== phase) continue;
-      const file = readPhaseFile(env.store, s.session, env.log, env.now)?.ledgers[String(span.n)];
-      if (file === undefined) continue;
-      const text = readTextFile(join(ledgerDir(env.store, s.session), file.file));
+      if (span.ledger === undefined) continue;
+      const text = readTextFile(span.ledger);
       if (text === undefined) continue;
-      found.push({ session: s.session, start: span.start, text: stripFrontmatter(text), path: span.l3 ?? span.ledger ?? file.file });
+      found.push({ session: s.session, start: span.start, text: stripFrontmatter(text), path: span.l3 ?? span.ledger });
     }
   }
-  if (found.length === 0) return `No ${phase} ledgers in this project yet. \`/recall timeline\` shows the phases recorded so far.`;
+  if (found.length === 0) return undefined;
   found.sort((a, b) => (a.start < b.start ? 1 : -1));
   const out = [`${found.length} ${phase} ledger${found.length === 1 ? '' : 's'} in this project, newest first:`];
   for (const f of found) out.push('', `<!-- ${f.path} -->`, f.text.trim());
