@@ -217,6 +217,8 @@ describe('a session through four phases', () => {
     expect(set).toContain('phase set to **review** (was testing)');
     expect((t.phaseFile().tracker as { phase: string }).phase).toBe('review');
     expect(ask('phase', 'lunch')).toContain('not a phase');
+    const status = runCli(['status', '--json', '--session', t.sid, '--cwd', t.project], t.env, t.project);
+    expect((JSON.parse(status.stdout) as { phase: string }).phase).toBe('review');
 
     const cli = runCli(['timeline', '--json', '--cwd', t.project], t.env, t.project);
     expect(cli.status).toBe(0);
@@ -404,6 +406,10 @@ describe('ctxl ingest --ledgers', () => {
     expect(implementation).toContain('`src/jsonl.ts`');
     expect(implementation).toMatch(/npx vitest run.*12 passed/);
     expect(readdirSync(t.l3('decisions')).length).toBe(1);
+    // The archive carries the phase each chunk was said in.
+    const hits = runCli(['recall', 'JSON', 'lines', 'CSV', '--json', '--cwd', t.project], t.env, t.project);
+    const results = (JSON.parse(hits.stdout) as { results: Array<{ type: string; phase: string }> }).results;
+    expect(results.find((x) => x.type === 'assistant')?.phase).toBe('design');
 
     // Again: nothing changes (the session has its phases now); without --ledgers no phase files.
     const before = readFileSync(join(t.data, 'sessions', 'old-session', 'phase.json'), 'utf8');
