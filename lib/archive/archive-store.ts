@@ -41,6 +41,8 @@ export interface WriteOptions {
   hash?: (identity: string) => string;
   sink?: ChunkSink | undefined;
   writer?: ChunkWriter | undefined;
+  /** A chunk whose text changed replaces the stored one (a ledger, rewritten as its phase goes on). */
+  replace?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface WriteOptions {
  * one (PostToolUse archived the full output, the transcript holds a stub) carry its uuids to every part.
  */
 export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], options: WriteOptions = {}): WriteResult {
-  const { hash, sink, writer } = options;
+  const { hash, sink, writer, replace } = options;
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
@@ -67,8 +69,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       continue;
     }
     const old = parsed.chunk;
-    if (chunk.type === 'ledger' && chunk.text !== old.text) {
-      // A ledger is rewritten as its phase goes on (PreCompact checkpoints, the end of the phase).
+    if (replace === true && chunk.text !== old.text) {
       write(chunk.id, file, chunk);
       result.updated += 1;
       continue;

@@ -5,7 +5,7 @@
 // (CLAUDE.md, its auto memory): only what this plugin alone knows.
 import { join } from 'node:path';
 import { dedupe, duration, testLine } from '../phase/ledger.ts';
-import { type FactRecord, ledgerDir, type PhaseFile, readFacts, readPhaseFile, readProjectSessions } from '../phase/phase-store.ts';
+import { type FactRecord, hasPhases, ledgerDir, type PhaseFile, readFacts, readPhaseFile, readProjectSessions, shownSpans } from '../phase/phase-store.ts';
 import { decisionChain, decisionLine } from '../recall/views.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
@@ -91,7 +91,7 @@ export function sessionBrief(env: BriefEnv): string | undefined {
 /** This session if it has phase data (resume, compact), else the project's latest other session. */
 function focusSession(env: BriefEnv): Focus | undefined {
   const self = readPhaseFile(env.store, env.sessionId, env.log, env.now);
-  if (self?.tracker.spans.some((s) => s.events > 0 || s.by !== 'start')) return { session: env.sessionId, file: self, self: true };
+  if (self !== undefined && hasPhases(self)) return { session: env.sessionId, file: self, self: true };
   for (const session of readProjectSessions(env.store, env.projectRoot, env.log)) {
     if (session === env.sessionId) continue;
     const file = readPhaseFile(env.store, session, env.log, env.now);
@@ -110,7 +110,7 @@ function pendingItems(file: PhaseFile, facts: readonly FactRecord[]): string[] {
 }
 
 function timelineLine(file: PhaseFile, now: string): string {
-  const spans = file.tracker.spans.filter((s) => !(s.phase === 'unknown' && s.events === 0));
+  const spans = shownSpans(file);
   return spans
     .slice(-8)
     .map((s) => `${s.phase} ${duration(s.start, s.end ?? now)}${s.end === undefined ? ' (now)' : ''}`)

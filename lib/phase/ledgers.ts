@@ -32,6 +32,7 @@ import {
 } from './phase-store.ts';
 import { decisionFile, projectMemory, writeProjectFile } from './project-memory.ts';
 import { parsePhaseName } from './signals.ts';
+import { cut } from './span-work.ts';
 import { type PhaseSpan, setPhase } from './tracker.ts';
 
 export interface PhaseEnv extends SessionEnv {
@@ -249,7 +250,7 @@ function archiveLedger(env: PhaseEnv, sessionId: string, span: PhaseSpan, body: 
     title: `Phase ${span.n} ledger: ${span.phase}`,
     text: body,
   };
-  writeChunks(env.store, sessionId, [chunk], { hash: chunkHash });
+  writeChunks(env.store, sessionId, [chunk], { hash: chunkHash, replace: true });
 }
 
 /**
@@ -278,8 +279,4 @@ function promoteDecisions(env: PhaseEnv, sessionId: string, facts: readonly Fact
   }
   env.store.appendLines(decisionsFile(env.store, env.project.root), added);
   return ids;
-}
-
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -4,7 +4,7 @@
 import { eventsFile } from '../session/session-files.ts';
 import { duration } from './ledger.ts';
 import { setPhaseExplicitly, syncPhase } from './observe.ts';
-import { readPhaseFile } from './phase-store.ts';
+import { readPhaseFile, shownSpans } from './phase-store.ts';
 import { PHASES, parsePhaseName } from './signals.ts';
 
 type Env = Parameters<typeof setPhaseExplicitly>[0];
@@ -30,7 +30,7 @@ export async function answerPhase(args: string, sessionId: string, env: Env, byC
 function status(sessionId: string, env: Env): string {
   const now = env.now();
   const file = readPhaseFile(env.store, sessionId, env.log, now);
-  const spans = (file?.tracker.spans ?? []).filter((s) => !(s.phase === 'unknown' && s.events === 0 && s !== file?.tracker.spans.at(-1)));
+  const spans = file === undefined ? [] : shownSpans(file);
   const cur = spans.at(-1);
   if (cur === undefined)
     return 'no phase recorded yet in this session: it is set by `/phase <name>`, by a clear statement in a prompt, or from the tool calls.';

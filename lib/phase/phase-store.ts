@@ -6,10 +6,10 @@
 // possible, else set aside with a log line and rebuilt; nothing else is lost.
 import type { Logger } from '../runtime/log.ts';
 import { claudeProjectDirName } from '../runtime/paths.ts';
-import { openRangeReader, readTextFile, type Store } from '../runtime/store.ts';
+import { openRangeReader, pathExists, readTextFile, type Store } from '../runtime/store.ts';
 import type { Fact } from './facts.ts';
 import type { SpanWork, Todo } from './span-work.ts';
-import { newPhaseState, type PhaseState, readPhaseState } from './tracker.ts';
+import { newPhaseState, type PhaseSpan, type PhaseState, readPhaseState } from './tracker.ts';
 
 export const PHASE_FILE_VERSION = 1;
 export const FACT_VERSION = 1;
@@ -71,6 +71,17 @@ export const ledgerDir = (store: Store, sid: string) => store.path('sessions', s
 export const decisionsFile = (store: Store, projectRoot: string) => store.path('projects', claudeProjectDirName(projectRoot), 'decisions.jsonl');
 export const projectSessionsFile = (store: Store, projectRoot: string) => store.path('projects', claudeProjectDirName(projectRoot), 'sessions.jsonl');
 
+/** Whether the session has phases at all: a tool call seen or a phase set (else: only the start). */
+export function hasPhases(file: PhaseFile | undefined): boolean {
+  return file?.tracker.spans.some((s) => s.events > 0 || s.by !== 'start') === true;
+}
+
+/** The spans worth showing: not an empty stretch of unknown phase (before the first signal), unless it is the running one. */
+export function shownSpans(file: PhaseFile): PhaseSpan[] {
+  const last = file.tracker.spans.at(-1);
+  return file.tracker.spans.filter((s) => !(s.phase === 'unknown' && s.events === 0 && s !== last));
+}
+
 export function newPhaseFile(now: string): PhaseFile {
   return { version: PHASE_FILE_VERSION, tracker: newPhaseState(now), work: {}, due: [], ledgers: {} };
 }
@@ -85,7 +96,11 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 export function readPhaseFile(store: Store, sid: string, log: Logger, now: Date): PhaseFile | undefined {
   const file = phaseFile(store, sid);
   const text = readTextFile(file);
-  if (text === undefined) return undefined;
+  if (text === undefined) {
+    // Missing is new; present but unreadable (permissions, a folder) is left alone: see updatePhaseFile.
+    if (pathExists(file)) log.warn(`${file}: cannot be read; left in place, phases not updated`);
+    return undefined;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -131,7 +146,10 @@ export async function updatePhaseFile<R>(
     file,
     async () => {
       const now = env.now();
-      const current = readPhaseFile(env.store, sid, env.log, now) ?? newPhaseFile(now.toISOString());
+      const read = readPhaseFile(env.store, sid, env.log, now);
+      // Unreadable but there (a damaged one was renamed aside by now): never written over as if new.
+      if (read === undefined && pathExists(file)) return undefined;
+      const current = read ?? newPhaseFile(now.toISOString());
       const result = await fn(current);
       env.store.writeJson(file, current);
       return result;

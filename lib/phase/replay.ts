@@ -9,8 +9,7 @@ import { redactText, stripPrivate } from '../archive/redact.ts';
 import { advanceTranscript } from '../transcript/reader.ts';
 import { factsOfChunk, goalOf, handoffTo, type PhaseEnv, recordFacts, writeLedgers } from './ledgers.ts';
 import { applyCall, digestToolCall } from './observe.ts';
-import type { LedgerRef } from './phase-store.ts';
-import { type FactRecord, markDue, newPhaseFile, type PhaseFile, readPhaseFile, updatePhaseFile } from './phase-store.ts';
+import { type FactRecord, hasPhases, type LedgerRef, markDue, newPhaseFile, type PhaseFile, readPhaseFile, updatePhaseFile } from './phase-store.ts';
 import { promptPhase } from './signals.ts';
 import { setPhase } from './tracker.ts';
 
@@ -21,7 +20,7 @@ interface PendingUse {
 
 export async function replayPhases(env: PhaseEnv, sessionId: string, transcriptPath: string): Promise<LedgerRef[]> {
   const existing = readPhaseFile(env.store, sessionId, env.log, env.now());
-  if (existing?.tracker.spans.some((s) => s.events > 0 || s.by !== 'start')) return []; // tracked live
+  if (hasPhases(existing)) return []; // tracked live
   let file: PhaseFile | undefined;
   let last = env.now().toISOString();
   const facts: FactRecord[] = [];

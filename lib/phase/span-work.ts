@@ -206,6 +206,7 @@ function pushRecent(list: string[], item: string, max: number): void {
   if (list.length > max) list.splice(0, list.length - max);
 }
 
-function cut(text: string, max: number): string {
+/** At most `max` characters, with … when cut. */
+export function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

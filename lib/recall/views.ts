@@ -4,7 +4,7 @@
 // everything whether or not L3 is on.
 import { join } from 'node:path';
 import { duration, firstOf } from '../phase/ledger.ts';
-import { type DecisionRecord, ledgerDir, type PhaseFile, readDecisions, readPhaseFile, readProjectSessions } from '../phase/phase-store.ts';
+import { type DecisionRecord, ledgerDir, type PhaseFile, readDecisions, readPhaseFile, readProjectSessions, shownSpans } from '../phase/phase-store.ts';
 import { parsePhaseName } from '../phase/signals.ts';
 import type { Logger } from '../runtime/log.ts';
 import { readTextFile, type Store } from '../runtime/store.ts';
@@ -58,18 +58,16 @@ export function projectTimeline(env: ViewEnv, options: { first?: string; limit?:
 }
 
 export function timelineSpans(store: Store, session: string, file: PhaseFile): TimelineSpan[] {
-  return file.tracker.spans
-    .filter((s) => !(s.phase === 'unknown' && s.events === 0 && s !== file.tracker.spans.at(-1)))
-    .map((s) => {
-      const span: TimelineSpan = { n: s.n, phase: s.phase, start: s.start, by: s.by, trigger: s.trigger, events: s.events };
-      if (s.end !== undefined) span.end = s.end;
-      const ledger = file.ledgers[String(s.n)];
-      if (ledger !== undefined) {
-        span.ledger = join(ledgerDir(store, session), ledger.file);
-        if (ledger.l3 !== undefined) span.l3 = ledger.l3;
-      }
-      return span;
-    });
+  return shownSpans(file).map((s) => {
+    const span: TimelineSpan = { n: s.n, phase: s.phase, start: s.start, by: s.by, trigger: s.trigger, events: s.events };
+    if (s.end !== undefined) span.end = s.end;
+    const ledger = file.ledgers[String(s.n)];
+    if (ledger !== undefined) {
+      span.ledger = join(ledgerDir(store, session), ledger.file);
+      if (ledger.l3 !== undefined) span.l3 = ledger.l3;
+    }
+    return span;
+  });
 }
 
 export function timelineMarkdown(env: ViewEnv, current?: string): string {

@@ -265,6 +265,19 @@ describe('bad input and degraded setups', () => {
     }
   });
 
+  it('an unreadable phase.json is left in place, and Stop still archives the turn', () => {
+    const t = session();
+    mkdirSync(join(t.data, 'sessions', t.sid, 'phase.json'), { recursive: true }); // present, not readable as a file
+    t.prompt("Let's design the cache.");
+    t.tool('Edit', { file_path: join(t.project, 'src/a.ts'), old_string: 'a', new_string: 'b' });
+    t.say('Done.');
+    t.stop();
+    expect(readdirSync(join(t.data, 'sessions', t.sid, 'archived')).length).toBeGreaterThan(0);
+    expect(readdirSync(join(t.data, 'sessions', t.sid, 'phase.json'))).toEqual([]);
+    expect(readLog(t.data).some((l) => l.level === 'warn' && String(l.msg).includes('cannot be read'))).toBe(true);
+    expect(readLog(t.data).filter((l) => l.level === 'error')).toEqual([]);
+  });
+
   it('a hand-edited phase.json (extra fields, damaged work) keeps its phase', () => {
     const t = session();
     t.prompt("Let's design the storage layer.");
