@@ -87,14 +87,20 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     }
     // Keep the archived text (PostToolUse saw the full output; the transcript may hold a stub), add
     // the transcript's uuids, to every part of a split output.
-    write(chunk.id, file, { ...old, sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids) });
+    // PostToolUse archives before the phase of the call is known: the transcript pass brings it.
+    const phase = old.phase === 'unknown' ? chunk.phase : old.phase;
+    write(chunk.id, file, { ...old, phase, sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids) });
     result.updated += 1;
     if (hash !== undefined && old.part !== undefined && old.toolUseId !== undefined && old.part[0] === 1) {
       for (let k = 1; k < old.part[1]; k++) {
         const id = toolPartId(hash, sessionId, old.toolUseId, k);
         const sibling = readChunk(store, sessionId, id);
         if (sibling?.ok === true && !chunk.sourceUuids.every((u) => sibling.chunk.sourceUuids.includes(u))) {
-          write(id, join(dir, `${id}.md`), { ...sibling.chunk, sourceUuids: mergeUuids(sibling.chunk.sourceUuids, chunk.sourceUuids) });
+          write(id, join(dir, `${id}.md`), {
+            ...sibling.chunk,
+            phase: sibling.chunk.phase === 'unknown' ? phase : sibling.chunk.phase,
+            sourceUuids: mergeUuids(sibling.chunk.sourceUuids, chunk.sourceUuids),
+          });
         }
       }
     }

@@ -32,7 +32,6 @@ function session(options: { env?: Record<string, string>; sid?: string } = {}) {
   const sid = options.sid ?? 'phase-session-1';
   const transcript = join(home, 'transcript.jsonl');
   const s = scriptedTranscript(sid, project, { now: () => Date.now() });
-  let n = 0;
   const base = () => ({ session_id: sid, transcript_path: transcript, cwd: project });
   const hook = (name: string, input: Obj) => {
     const r = runHookSync(name, JSON.stringify({ ...base(), ...input }), env, { cwd: project });
@@ -59,13 +58,13 @@ function session(options: { env?: Record<string, string>; sid?: string } = {}) {
       s.assistant(text);
     },
     tool(name: string, input: Obj, output = 'ok', ok = true) {
-      s.tool(name, input, output);
+      // The same tool_use id in the transcript and in the hook input, as Claude Code sends it.
+      const id = s.toolUse(name, input);
+      s.toolResult(id, output);
       s.write(transcript);
-      n += 1;
       const response = { stdout: output, stderr: '', interrupted: false, isImage: false };
-      if (ok) hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: name, tool_input: input, tool_response: response, tool_use_id: `toolu_${n}` });
-      else
-        hook('post-tool-use-failure', { hook_event_name: 'PostToolUseFailure', tool_name: name, tool_input: input, tool_use_id: `toolu_${n}`, error: output });
+      if (ok) hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: name, tool_input: input, tool_response: response, tool_use_id: id });
+      else hook('post-tool-use-failure', { hook_event_name: 'PostToolUseFailure', tool_name: name, tool_input: input, tool_use_id: id, error: output });
     },
     stop() {
       s.write(transcript);
@@ -560,5 +559,19 @@ describe('concurrency', () => {
     t.hook('pre-compact', { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: null });
     const ledger = readFileSync(join(t.data, 'sessions', t.sid, 'ledgers', 'phase-2-implementation.md'), 'utf8');
     for (let i = 0; i < 8; i++) expect(ledger).toContain(`src/part${i}.ts`);
+  });
+});
+
+describe('phase of archived tool output', () => {
+  it('a large output archived by PostToolUse gets its phase when Stop reads the transcript', () => {
+    const t = session();
+    t.prompt("Let's design the export format.");
+    const big = Array.from({ length: 900 }, (_, i) => `line ${i}: invoice row with amount ${i * 3} and currency EUR`).join('\n');
+    t.tool('Bash', { command: 'cat fixtures/invoices.csv' }, big);
+    t.stop();
+    const chunks = readdirSync(join(t.data, 'sessions', t.sid, 'archived')).map((f) => readFileSync(join(t.data, 'sessions', t.sid, 'archived', f), 'utf8'));
+    const tool = chunks.filter((c) => c.includes('tool: "Bash"'));
+    expect(tool.length).toBeGreaterThan(0);
+    for (const c of tool) expect(c).toContain('phase: "design"');
   });
 });
