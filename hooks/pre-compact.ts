@@ -1,6 +1,8 @@
 // PreCompact (manual, auto): make L2 complete up to this moment, before the summary replaces the
-// conversation, and checkpoint the phase ledger. Fires several times per compaction, so everything
-// here is idempotent. Plain stdout would steer the summary; the steering text comes with the budget.
+// conversation, checkpoint the phase ledger, and print the steering text that Claude Code appends to
+// the compaction instructions (plain text). Fires several times per compaction: everything here is
+// idempotent and the text is the same each time.
+import { preCompactSteering } from '../lib/context/compaction.ts';
 import { catchUpWithPhase, writeLedgers } from '../lib/phase/ledgers.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { preCompactInput } from '../lib/runtime/schemas.ts';
@@ -13,6 +15,7 @@ runHook({
     const result = await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
     if (result !== undefined) ctx.log.debug(`read ${result.newLines} new lines (${result.newBytes} bytes); archived ${result.archived.added} new chunks`);
     await writeLedgers(ctx, input.session_id, { current: true });
-    return undefined;
+    const recall = ctx.env.CLAUDE_PLUGIN_ROOT === undefined ? '/recall' : '/context-lifecycle:recall';
+    return preCompactSteering(ctx, input.session_id, input.transcript_path, recall);
   },
 });

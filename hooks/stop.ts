@@ -1,5 +1,7 @@
 // Stop: read what the turn added to the transcript (from the byte cursor), archive it to L2, read
-// its facts, save the cursor; then write the ledgers of phases that ended during the turn.
+// its facts, save the cursor; write the ledgers of phases that ended during the turn; measure the
+// budget and, at a level crossing, advise once (at L2→L3 also write the ledger and promote decisions).
+import { stopBudget } from '../lib/context/compaction.ts';
 import { catchUpWithPhase, writeLedgers } from '../lib/phase/ledgers.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { stopInput } from '../lib/runtime/schemas.ts';
@@ -13,6 +15,15 @@ runHook({
     if (result !== undefined) ctx.log.debug(`read ${result.newLines} new lines (${result.newBytes} bytes); archived ${result.archived.added} new chunks`);
     const ledgers = await writeLedgers(ctx, input.session_id, { current: false });
     if (ledgers.length > 0) ctx.log.info(`wrote ${ledgers.map((l) => l.file).join(', ')}`);
-    return undefined;
+    const measured = await stopBudget(ctx, {
+      sessionId: input.session_id,
+      stopHookActive: input.stop_hook_active === true,
+      recallCommand: ctx.env.CLAUDE_PLUGIN_ROOT === undefined ? '/recall' : '/context-lifecycle:recall',
+    });
+    const advice = measured?.advice;
+    if (advice === undefined) return undefined;
+    return advice.additionalContext === undefined
+      ? { systemMessage: advice.systemMessage }
+      : { systemMessage: advice.systemMessage, hookSpecificOutput: { hookEventName: 'Stop', additionalContext: advice.additionalContext } };
   },
 });

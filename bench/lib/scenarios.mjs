@@ -17,6 +17,7 @@ export const SID = {
   userPrompt: '0b7a9c1e-2222-4d2e-9a51-5e55a0000002',
   postToolUse: '0b7a9c1e-3333-4d2e-9a51-5e55a0000003',
   postToolUseFailure: '0b7a9c1e-4444-4d2e-9a51-5e55a0000004',
+  postToolUseStub: '0b7a9c1e-3434-4d2e-9a51-5e55a0000034',
   preCompact: '0b7a9c1e-5555-4d2e-9a51-5e55a0000005',
   stop: '0b7a9c1e-6666-4d2e-9a51-5e55a0000006',
   sessionEnd: '0b7a9c1e-7777-4d2e-9a51-5e55a0000007',
@@ -234,6 +235,59 @@ export function hookScenarios(ws) {
       }),
       reset: eventsBefore,
       check: eventsCheck(true),
+    }),
+  );
+
+  // PostToolUse at L0→L1: a Read of a 1 MB file (Read is never persisted by the client), archived
+  // to L2 and answered with a stub. The transcript's last usage puts the Working zone at ~70%.
+  const stubSid = SID.postToolUseStub;
+  const stubTranscript = join(ws.transcripts, `${stubSid}.jsonl`);
+  const usageLine = {
+    type: 'assistant',
+    sessionId: stubSid,
+    uuid: 'a5ee0000-0000-4000-a000-000000000001',
+    timestamp: '2026-11-29T10:00:00.000Z',
+    isSidechain: false,
+    requestId: 'req_bench_stub',
+    message: {
+      id: 'msg_bench_stub',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'tool_use', id: 'toolu_01A9bench00000000000000st', name: 'Read', input: { file_path: join(ws.project, 'lib', 'big.ts') } }],
+      usage: { input_tokens: 2_000, cache_creation_input_tokens: 0, cache_read_input_tokens: 110_000, output_tokens: 80 },
+    },
+  };
+  writeFileSync(stubTranscript, `${JSON.stringify(usageLine)}\n`);
+  const bigLines = [];
+  for (let i = 0; bigLines.join('\n').length < 1024 * KB; i++) bigLines.push(...bashStdout(100 + i, 4 * KB).split('\n'));
+  const bigContent = bigLines.join('\n').slice(0, 1024 * KB);
+  list.push(
+    scenario(ws, {
+      id: 'post-tool-use-stub',
+      label: 'PostToolUse (stub, 1 MB Read)',
+      hook: 'post-tool-use',
+      sid: stubSid,
+      desc: 'Read of 1 MB at ~70% of the Working zone: archived and stubbed',
+      input: base(ws, stubSid, 'PostToolUse', {
+        ...toolBase,
+        tool_name: 'Read',
+        tool_input: { file_path: join(ws.project, 'lib', 'big.ts') },
+        tool_use_id: 'toolu_01A9bench00000000000000st',
+        tool_response: {
+          type: 'text',
+          file: {
+            filePath: join(ws.project, 'lib', 'big.ts'),
+            content: bigContent,
+            numLines: bigContent.split('\n').length,
+            startLine: 1,
+            totalLines: bigContent.split('\n').length,
+          },
+        },
+        duration_ms: 41,
+      }),
+      // Each run archives the output afresh, as the first (and only) PostToolUse of that call would.
+      reset: (x) => rmSync(join(x.sessionDir, 'archived'), { recursive: true, force: true }),
+      check: (_x, r) => (r.stdout.includes('"updatedToolOutput"') ? undefined : `no stub: ${r.stdout.slice(0, 80)}`),
     }),
   );
 

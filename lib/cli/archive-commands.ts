@@ -17,7 +17,7 @@ import type { Logger } from '../runtime/log.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, type SessionEnv, touchSession } from '../session/session-files.ts';
-import { type ArchiveJob, archiveFile } from '../session/tool-archive.ts';
+import { type ArchiveJob, archiveFile, archiveSpooled } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 
 export interface CliEnv {
@@ -169,13 +169,13 @@ export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
     cli.log.warn(`run-job: cannot read ${file}: ${(error as Error).message}`);
     return false;
   }
-  if (job.version !== 1 || job.kind !== 'tool-output') {
+  if (job.version !== 1 || (job.kind !== 'tool-output' && job.kind !== 'tool-text')) {
     cli.log.warn(`run-job: ${file} is not a job this version knows; left in place`);
     return false;
   }
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
-  const added = await archiveFile(env, job);
-  cli.log.info(`run-job: archived ${job.file} in ${added} new chunks`);
+  const added = job.kind === 'tool-output' ? (await archiveFile(env, job)).written : (await archiveSpooled(env, job)).written;
+  cli.log.info(`run-job: archived ${job.kind === 'tool-output' ? job.file : `a spooled ${job.call.name} output`} in ${added} new chunks`);
   rmSync(file, { force: true });
   return true;
 }

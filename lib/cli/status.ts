@@ -1,7 +1,9 @@
-// `ctxl status [--session ID] [--cwd DIR] [--json]`: the current session's context use and state.
-// The zone breakdown arrives with the budget; for now: phase, context size, window, transcript read.
+// `ctxl status [--session ID] [--cwd DIR] [--json]`: the current session's phase, its context use in
+// four zones (a bar on a terminal, the numbers with --json) and how far its transcript was read.
 
 import { join } from 'node:path';
+import { budgetJson, zoneBar, zoneLines } from '../context/budget.ts';
+import { savedBudget } from '../context/budget-store.ts';
 import { sessionWindow } from '../context/claude-settings.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { loadConfig } from '../runtime/config.ts';
@@ -22,6 +24,8 @@ export interface StatusReport {
   compactions: number | undefined;
   lastSeenAt: string | undefined;
   closed: boolean | undefined;
+  /** The four zones and the compression level as of the last turn; undefined before the first. */
+  budget: ReturnType<typeof budgetJson> | undefined;
 }
 
 export function status(input: { env: Env; cwd: string; sessionId: string | undefined; now: Date }): StatusReport {
@@ -38,6 +42,10 @@ export function status(input: { env: Env; cwd: string; sessionId: string | undef
     projectText: readTextFile(join(projectRoot, '.claude', 'context-lifecycle.json')),
   });
   const window = sessionWindow({ env: input.env, config, projectRoot: session?.projectRoot ?? projectRoot, models: [cursor?.context.model, session?.model] });
+  const budget =
+    sessionId === undefined
+      ? undefined
+      : savedBudget({ store, log, env: input.env, config, project: { root: session?.projectRoot ?? projectRoot } }, sessionId, cursor, [session?.model]);
   return {
     sessionId,
     projectRoot: session?.projectRoot ?? projectRoot,
@@ -49,6 +57,7 @@ export function status(input: { env: Env; cwd: string; sessionId: string | undef
     compactions: cursor?.context.compactions,
     lastSeenAt: session?.lastSeenAt,
     closed: session === undefined ? undefined : session.closedAt !== undefined,
+    budget: budget?.measured === true ? budgetJson(budget) : undefined,
   };
 }
 
@@ -71,6 +80,9 @@ export function renderStatus(r: StatusReport): string {
   const lines = [`context-lifecycle · session ${r.sessionId}${r.closed === true ? ' (ended)' : ''}`, `phase: ${r.phase}`];
   if (r.contextTokens === undefined) lines.push('context: not measured yet (measured at the end of each turn)');
   else lines.push(`context: ${r.contextTokens.toLocaleString('en-US')} of ${r.window.toLocaleString('en-US')} tokens (${r.percent}%) ${bar(r.percent ?? 0)}`);
+  if (r.budget !== undefined) {
+    lines.push(`zones: ${zoneBar(r.budget, 40)}  █ used  ░ free  · working room  ! past the buffer line`, ...zoneLines(r.budget).map((l) => `  ${l}`));
+  }
   if (r.transcriptLines !== undefined) lines.push(`transcript: ${r.transcriptLines} lines read, ${r.compactions ?? 0} compaction(s)`);
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Config } from '../runtime/config.ts';
 import { configDir, type Env } from '../runtime/paths.ts';
 import { readTextFile } from '../runtime/store.ts';
-import { contextWindow } from './window.ts';
+import { contextWindow, type WindowInput } from './window.ts';
 
 export interface WindowSettings {
   model?: string;
@@ -36,11 +36,16 @@ export function settingsFiles(config: string, projectRoot: string): string[] {
 
 /** The window of a session: hook input model, then the transcript's, then env and settings. */
 export function sessionWindow(input: { env: Env; config: Config; projectRoot: string; models: ReadonlyArray<string | undefined> }): number {
+  return contextWindow(windowInput(input));
+}
+
+/** What decides the window, read from Claude Code's settings files (also for `windowNotes`). */
+export function windowInput(input: { env: Env; config: Config; projectRoot: string; models: ReadonlyArray<string | undefined> }): WindowInput {
   const settings = windowSettings(settingsFiles(configDir(input.env), input.projectRoot).map(readTextFile));
-  return contextWindow({
+  return {
     models: [...input.models, settings.model],
     env: input.env,
     configured: input.config.windowTokens,
     autoCompactWindow: settings.autoCompactWindow,
-  });
+  };
 }

@@ -36,9 +36,54 @@ export function contextWindow(input: WindowInput): number {
     [...input.models, input.env.ANTHROPIC_MODEL].find((m) => m !== undefined && m !== ''),
     input.env,
   );
-  const fromEnv = Number(input.env.CLAUDE_CODE_AUTO_COMPACT_WINDOW);
-  const override = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : input.autoCompactWindow;
+  // The env var takes a plain integer only (reference §6) and wins over the setting.
+  const fromEnv = plainInt(input.env.CLAUDE_CODE_AUTO_COMPACT_WINDOW);
+  const override = fromEnv !== undefined && fromEnv > 0 ? fromEnv : input.autoCompactWindow;
   // Claude Code accepts 100k–1M and clamps to the model's window; anything else: the model's window.
   if (override !== undefined && override >= 100_000 && override <= ONE_MILLION) return Math.min(override, model);
   return model;
 }
+
+/**
+ * Where Claude Code compacts by itself (reference §6, 2.1.332): window − min(max output, 20K) − 13K,
+ * lowered by CLAUDE_AUTOCOMPACT_PCT_OVERRIDE. With auto-compaction off, its hard limit instead.
+ */
+export function autoCompactAt(window: number, env: Env): number {
+  const maxOut = Number(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS);
+  const effective = window - Math.min(Number.isInteger(maxOut) && maxOut > 0 ? maxOut : 20_000, 20_000);
+  if (env.DISABLE_AUTO_COMPACT === '1' || env.DISABLE_COMPACT === '1') return effective - 3_000;
+  const pct = Number(env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE);
+  const base = effective - 13_000;
+  return Number.isFinite(pct) && pct >= 1 && pct <= 100 ? Math.min(Math.floor((effective * pct) / 100), base) : base;
+}
+
+/** Model ids Claude Code knows: `claude-…` ids and its aliases, with an optional `[1m]`. */
+const KNOWN_MODEL = /^(?:claude-[\w.-]+|opus|sonnet|haiku|default|best|opusplan)(?:\[1m\])?$/i;
+
+/**
+ * What the window fell back on, in words, for the log: an unknown model id, an override that makes
+ * no sense. Pure; the caller logs each note once per session.
+ */
+export function windowNotes(input: WindowInput): string[] {
+  const notes: string[] = [];
+  if (input.configured > 0) return notes;
+  const model = [...input.models, input.env.ANTHROPIC_MODEL].find((m) => m !== undefined && m !== '');
+  const max = Number(input.env.CLAUDE_CODE_MAX_CONTEXT_TOKENS);
+  if (model !== undefined && !KNOWN_MODEL.test(model.trim()) && !(Number.isInteger(max) && max > 0))
+    notes.push(
+      `unknown model "${model}": window assumed ${DEFAULT_WINDOW.toLocaleString('en-US')} tokens (set windowTokens or CLAUDE_CODE_MAX_CONTEXT_TOKENS)`,
+    );
+  const raw = input.env.CLAUDE_CODE_AUTO_COMPACT_WINDOW;
+  if (raw !== undefined && raw !== '') {
+    const n = plainInt(raw);
+    if (n === undefined || n < 100_000 || n > ONE_MILLION)
+      notes.push(`CLAUDE_CODE_AUTO_COMPACT_WINDOW=${raw} ignored (Claude Code takes a whole number from 100000 to 1000000)`);
+  } else if (
+    input.autoCompactWindow !== undefined &&
+    (!Number.isInteger(input.autoCompactWindow) || input.autoCompactWindow < 100_000 || input.autoCompactWindow > ONE_MILLION)
+  )
+    notes.push(`autoCompactWindow ${input.autoCompactWindow} ignored (Claude Code takes 100000 to 1000000)`);
+  return notes;
+}
+
+const plainInt = (raw: string | undefined): number | undefined => (raw !== undefined && /^\s*\d{1,10}\s*$/.test(raw) ? Number(raw) : undefined);

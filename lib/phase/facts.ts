@@ -7,7 +7,7 @@
 // "The fix: …" is a repair, not a choice, and is not a decision unless it states one.
 // Pure: no I/O, no clock. Every regex is linear (bounded quantifiers only).
 
-export type FactKind = 'decision' | 'constraint' | 'requirement' | 'next-step' | 'open-item';
+export type FactKind = 'decision' | 'constraint' | 'requirement' | 'next-step' | 'open-item' | 'value';
 
 export interface Fact {
   kind: FactKind;
@@ -286,7 +286,7 @@ const ACTIONS = new Set(
     'read reread check look run rerun grep search open inspect investigate try test verify explore start begin examine debug trace reproduce bisect install ' +
     'commit push see find print show list compare analyze analyse continue proceed dig review confirm figure get take scan clone fix update edit create add ' +
     'implement modify summarize summarise explain note mention help wait finish complete apply build go do call ask let need work clean ' +
-    'double-check re-run skim walk step dive pull download fetch execute launch attempt profile measure benchmark regenerate rebuild restart stop tell'
+    'double-check re-run skim walk step dive pull download fetch execute launch attempt profile measure benchmark regenerate rebuild restart stop tell gone'
   ).split(' '),
 );
 
@@ -542,6 +542,34 @@ function userKind(u: Unit): FactKind | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Values: a sentence that sets or changes a concrete value (a number, a version, a name in
+// backticks, a path). These are the details compaction summaries round off ("raised the timeout").
+
+const VALUE_VERB =
+  /\b(?:set(?!\s+up\b)|sets|setting|change[sd]?|changing|raise[sd]?|raising|lower(?:s|ed|ing)?|bump(?:s|ed|ing)?|increase[sd]?|increasing|decrease[sd]?|decreasing|reduce[sd]?|reducing|rename[sd]?|renaming|move[sd]?|moving|pin(?:s|ned|ning)?|upgrade[sd]?|upgrading|downgrade[sd]?|downgrading|update[sd]?|updating|configured?|default(?:s|ed)? to|is now|are now|now (?:is|uses|points|reads|returns)|from\s+\S{1,60}\s+to\s)|→|->/i;
+const VALUE_TOKEN =
+  /`[^`]{1,80}`|\bv?\d+\.\d+(?:\.\d+)?\b|\b\d[\d_,.]*\s?(?:ms|s|sec|seconds?|m|mins?|minutes?|h|hours?|days?|[kmgt]i?b|bytes?|%|px|x|rps|qps|retries|attempts|workers|threads)?\b|(?:^|[\s(])[\w.-]+\/[\w./-]+/;
+
+/** A named setting with its number ("on port 48213", "a timeout of 45 s", "max 5 retries"). */
+const NAMED_VALUE =
+  /\b(?:port|timeout|ttl|interval|delay|deadline|limit|max(?:imum)?|min(?:imum)?|size|version|retries|attempts|threshold|budget|rate|concurrency|workers?|threads?|batch|buffer|capacity|quota|window|pool|replicas|shards|partitions)\s(?:(?:of|to|=|is|at|set to|:)\s?)?`?v?\d/i;
+/** An assignment in code ("`maxRetries = 5`", "`requestTimeoutMs: 45000`"). */
+const CODE_ASSIGNMENT = /`[\w.$-]{2,60}\s?[:=]\s?[^`]{1,60}`/;
+
+const WORK_COUNT =
+  /\b\d+\s+(?:(?:new|more|other|failing|passing|unit|call)\s+)?(?:files?|tests?|lines?|steps?|places?|items?|changes?|commits?|functions?|sites?|errors?|warnings?|modules?|times?|cases?|spots?|usages?|callers?|occurrences?|packages?|folders?|directories?)\b|\b(?:step|phase|part|item|round)\s+\d+\b/gi;
+
+function isValueStatement(u: Unit): boolean {
+  const p = u.plain;
+  if (p.length < 8 || p.length > MAX_TEXT || p.endsWith('?') || QUESTION_START.test(p)) return false;
+  if (!VALUE_VERB.test(p) && !NAMED_VALUE.test(p) && !CODE_ASSIGNMENT.test(u.text)) return false;
+  // A digit, a version, a backticked name or a path (the markdown text keeps the backticks); a count
+  // of work done ("updated 3 files", "step 2") is not a value.
+  const text = u.text.replace(WORK_COUNT, ' ');
+  return VALUE_TOKEN.test(text) && /\d|`|\//.test(text);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Exports.
 
 function dedupe(facts: Fact[]): Fact[] {
@@ -559,7 +587,7 @@ export function userFacts(text: string): Fact[] {
   if (typeof text !== 'string' || text === '') return [];
   const out: Fact[] = [];
   for (const u of units(text)) {
-    const kind = userKind(u);
+    const kind = userKind(u) ?? (isValueStatement(u) ? 'value' : undefined);
     if (kind) out.push({ kind, text: u.text });
   }
   return dedupe(out);
@@ -575,7 +603,7 @@ export function assistantFacts(text: string): Fact[] {
       out.push(decision);
       continue;
     }
-    const kind = progressKind(u);
+    const kind = progressKind(u) ?? (isValueStatement(u) ? 'value' : undefined);
     if (kind) out.push({ kind, text: u.text });
   }
   return dedupe(out);

@@ -101,6 +101,8 @@ export function buildLedger(input: LedgerInput): { meta: LedgerMeta; body: strin
     'Constraints',
     cap(constraints).map((f) => `${f.text}${ref(f)}`),
   );
+  const values = dedupe(input.facts.filter((f) => f.kind === 'value' && inSpan(f))).slice(-MAX_LIST);
+  section(out, 'Values set', [...(work?.changes ?? []).slice(-10).map((c) => `\`${c.file}\`: ${c.text}`), ...values.map((f) => `${f.text}${ref(f)}`)]);
   section(
     out,
     'Files touched',

@@ -31,9 +31,17 @@ export interface Todo {
   id?: string;
 }
 
+export interface ValueChange {
+  file: string;
+  text: string;
+  t: string;
+}
+
 export interface SpanWork {
   /** Files edited or written, most recent last. */
   files: string[];
+  /** Small edits' changed lines, most recent last (older phase files lack it). */
+  changes?: ValueChange[];
   /** When each file was last edited (a change found from tool calls moves the work since its start). */
   fileAt?: Record<string, string>;
   /** Files only read (counted, the ledger lists the edited ones). */
@@ -63,6 +71,8 @@ export interface CallDigest {
   todos?: Todo[];
   /** TaskCreate: a task added; TaskUpdate: a status set by id. */
   task?: { subject: string; id?: string } | { id: string; status: Todo['status'] };
+  /** A small edit's changed lines, "old → new" (the exact values a summary rounds off). */
+  chg?: string;
 }
 
 const SUMMARY_WORDS = /\b(?:pass(?:ed|ing)?|fail(?:ed|ing|ures?)?|tests?)\b/i;
@@ -87,6 +97,8 @@ export function digestCall(call: {
   if (call.signal.kind.startsWith('edit-')) {
     const files = filesOf(input);
     if (files.length > 0) digest.files = files.slice(0, 20);
+    const change = editChange(input);
+    if (change !== undefined) digest.chg = redactText(change);
   }
   if (typeof input.command === 'string') {
     digest.cmd = cut(redactText(input.command.trim()), MAX_COMMAND_CHARS);
@@ -117,9 +129,49 @@ export function digestCall(call: {
   return digest;
 }
 
+const CHANGE_CHARS = 240;
+const MAX_CHANGES = 20;
+
+/** The lines a small Edit changed, as "old → new"; undefined for large or multi-hunk rewrites. */
+export function editChange(input: Obj): string | undefined {
+  const edits = Array.isArray(input.edits) ? input.edits.filter(isObj) : [input];
+  const parts: string[] = [];
+  for (const edit of edits.slice(0, 3)) {
+    const { old_string: before, new_string: after } = edit;
+    if (typeof before !== 'string' || typeof after !== 'string' || before.length > 2_000 || after.length > 2_000) return undefined;
+    const a = before.split('\n');
+    const b = after.split('\n');
+    let head = 0;
+    while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+    let tail = 0;
+    while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+    const gone = a
+      .slice(head, a.length - tail)
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    const added = b
+      .slice(head, b.length - tail)
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    if (gone.length > 3 || added.length > 3 || added.length === 0) return undefined;
+    // Two changes a line apart: the line between them stayed; pair the lines that changed.
+    if (gone.length === added.length) {
+      for (const [i, line] of added.entries()) if (line !== gone[i]) parts.push(`${gone[i]} → ${line}`);
+    } else parts.push(`${gone.join(' ⏎ ') || '(nothing)'} → ${added.join(' ⏎ ')}`);
+  }
+  const text = parts.join('; ');
+  return text === '' ? undefined : cut(text, CHANGE_CHARS);
+}
+
 /** Record a digested call in the span's work (mutates `work`). `root`: files under it are kept relative. */
 export function applyDigest(work: SpanWork, digest: CallDigest, t: string, root?: string): void {
   if (digest.k.startsWith('edit-')) {
+    const first = digest.files?.[0];
+    if (digest.chg !== undefined && first !== undefined) {
+      work.changes ??= [];
+      work.changes.push({ file: projectRelative(first, root), text: digest.chg, t });
+      if (work.changes.length > MAX_CHANGES) work.changes.splice(0, work.changes.length - MAX_CHANGES);
+    }
     for (const raw of digest.files ?? []) {
       const file = projectRelative(raw, root);
       pushRecent(work.files, file, MAX_FILES);
@@ -172,6 +224,11 @@ export function moveWorkSince(from: SpanWork, to: SpanWork, since: string): void
   const tests = from.tests.filter((c) => c.t >= since);
   from.tests = from.tests.filter((c) => c.t < since);
   to.tests.unshift(...tests);
+  if (from.changes !== undefined) {
+    const changes = from.changes.filter((c) => c.t >= since);
+    from.changes = from.changes.filter((c) => c.t < since);
+    if (changes.length > 0) to.changes = [...changes, ...(to.changes ?? [])];
+  }
 }
 
 /** A TodoWrite list as we keep it (redacted, bounded); undefined if it is not a list of todos. */

@@ -17,6 +17,7 @@ export async function answerRecall(
   commandName: string,
   input: { session_id: string; transcript_path?: string | undefined },
   ctx: HookContext,
+  sessionStats?: () => string[],
 ): Promise<string> {
   if (input.transcript_path !== undefined) await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
   const text = await recallMarkdown(args, {
@@ -26,6 +27,7 @@ export async function answerRecall(
     projectRoot: ctx.project.root,
     allProjects: false, // `--all-projects` in the arguments is read by recallMarkdown
     sessionId: input.session_id,
+    ...(sessionStats === undefined ? {} : { sessionStats }),
     showCommand: `/${commandName} show`,
     // Index work stops in time to answer; what it did not reach is indexed by the next search.
     deadline: Date.now() + Math.max(0, ctx.timeLeft() - 2_000),

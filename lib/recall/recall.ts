@@ -2,6 +2,8 @@
 import { join } from 'node:path';
 import { readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
+import { toolPartId } from '../archive/chunker.ts';
+import { chunkHash } from '../archive/hash.ts';
 import { openIndex } from '../index/manifest.ts';
 import { kindOrdinal } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
@@ -25,6 +27,8 @@ export interface RecallEnv {
   deadline?: number;
   /** The session asking (listed first in the timeline). */
   sessionId?: string;
+  /** Lines `stats` adds about the asking session (its context budget), from the layer above. */
+  sessionStats?: () => string[];
 }
 
 export async function recallQuery(raw: string, env: RecallEnv, limit: number): Promise<{ query: string; results: RecallResult[]; hint?: string }> {
@@ -81,13 +85,24 @@ const SHOW_MAX_CHARS = 9_000; // what a hook may inject stays under Claude Code'
 
 export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CHARS): string {
   const chunk = findChunk(env.store, ref);
-  if (chunk === undefined) return `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
+  if (chunk === undefined) {
+    // A stubbed large output is chunked by a detached process a moment after its stub names it.
+    const pending = listDir(join(env.store.root, 'jobs')).length > 0;
+    return pending
+      ? `No archived chunk \`${ref}\` yet: large outputs are still being archived. Try again in a few seconds.`
+      : `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
+  }
   const head = `**${chunk.title}** (${chunk.type}${chunk.tool === undefined ? '' : ` ${chunk.tool}`}, ${chunk.timestamp}, session ${chunk.session})${chunk.part === undefined ? '' : `, part ${chunk.part[0]} of ${chunk.part[1]}`}`;
   const body =
     chunk.text.length > maxChars
       ? `${chunk.text.slice(0, maxChars)}\n… (${chunk.text.length - maxChars} more characters: \`ctxl show ${chunk.id}\` prints all)`
       : chunk.text;
-  return `${head}\n\n${body}`;
+  // A long tool output is archived in parts: each one names the next, so a stub's ref leads through all.
+  const next =
+    chunk.part !== undefined && chunk.toolUseId !== undefined && chunk.part[0] < chunk.part[1]
+      ? `\n\nNext part (${chunk.part[0] + 1} of ${chunk.part[1]}): \`${env.showCommand} ${toolPartId(chunkHash, chunk.session, chunk.toolUseId, chunk.part[0])}\``
+      : '';
+  return `${head}\n\n${body}${next}`;
 }
 
 export async function statsMarkdown(env: RecallEnv): Promise<string> {
@@ -97,6 +112,7 @@ export async function statsMarkdown(env: RecallEnv): Promise<string> {
   return [
     `L2 archive for ${env.allProjects ? 'all projects' : env.projectRoot}: ${chunks} chunk${chunks === 1 ? '' : 's'} in ${sessions} session${sessions === 1 ? '' : 's'}.`,
     ...(kinds.length > 0 ? [`By type: ${kinds.join(', ')}.`] : []),
+    ...(env.sessionStats?.() ?? []),
   ].join('\n');
 }
 

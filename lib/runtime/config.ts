@@ -69,7 +69,64 @@ export const configKeys = {
     env: 'CTXL_PROJECT_MEMORY_DIR',
     doc: 'Where L3 goes, relative to the project root.',
   },
+  zones: {
+    schema: z
+      .string()
+      .check(z.refine((v) => parsePercents(v, 4) !== undefined && sum(parsePercents(v, 4) ?? []) === 100, 'four whole percentages that sum to 100')),
+    default: '10/10/65/15',
+    env: 'CTXL_ZONES',
+    doc: 'The four zones as percentages of the window: System/Ledger/Working/Buffer (sum 100).',
+  },
+  levels: {
+    schema: z.string().check(z.refine((v) => increasing(parsePercents(v, 3)), 'three increasing percentages')),
+    default: '60/75/90',
+    env: 'CTXL_LEVELS',
+    doc: 'Working-zone use (%) where L0→L1 (stub large outputs), L1→L2 (stub more, advise) and L2→L3 (write the ledger, promote decisions) start.',
+  },
+  stubs: {
+    schema: z.boolean(),
+    default: true,
+    env: 'CTXL_STUBS',
+    doc: 'From L0→L1 on, replace large Bash, Read and Grep outputs in context with a short stub; the full text is in L2.',
+  },
+  stubMinBytes: {
+    schema: positiveInt,
+    default: 8_192,
+    env: 'CTXL_STUB_MIN_BYTES',
+    doc: 'Smallest output stubbed at L0→L1.',
+  },
+  stubMinBytesTight: {
+    schema: positiveInt,
+    default: 3_072,
+    env: 'CTXL_STUB_MIN_BYTES_TIGHT',
+    doc: 'Smallest output stubbed from L1→L2 on.',
+  },
+  advice: {
+    schema: z.boolean(),
+    default: true,
+    env: 'CTXL_ADVICE',
+    doc: 'At each level crossing, Stop tells the user once; at L1→L2 and L2→L3 it also tells Claude (one extra model turn each).',
+  },
 } as const;
+
+function parsePercents(text: string, count: number): number[] | undefined {
+  const parts = text.split('/').map((p) => p.trim());
+  if (parts.length !== count || parts.some((p) => !/^\d{1,3}$/.test(p))) return undefined;
+  const values = parts.map(Number);
+  return values.every((v) => v > 0 && v <= 100) ? values : undefined;
+}
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+const increasing = (values: readonly number[] | undefined) => values?.every((v, i) => i === 0 || v > (values[i - 1] as number)) === true;
+
+/** The zones and level thresholds of a (validated) config. */
+export function budgetShape(config: Pick<Config, 'zones' | 'levels'>): {
+  zones: { system: number; ledger: number; working: number; buffer: number };
+  thresholds: [number, number, number];
+} {
+  const [system, ledger, working, buffer] = parsePercents(config.zones, 4) ?? [10, 10, 65, 15];
+  const [l1, l2, l3] = parsePercents(config.levels, 3) ?? [60, 75, 90];
+  return { zones: { system: system ?? 10, ledger: ledger ?? 10, working: working ?? 65, buffer: buffer ?? 15 }, thresholds: [l1 ?? 60, l2 ?? 75, l3 ?? 90] };
+}
 
 type Keys = typeof configKeys;
 export type Config = { -readonly [K in keyof Keys]: z.infer<Keys[K]['schema']> };

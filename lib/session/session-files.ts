@@ -42,6 +42,7 @@ const cursorSchema = z.looseObject({
     usageKey: z.optional(z.string()),
     firstReported: z.optional(z.number()),
     compactions: z.number(),
+    injectedChars: z.optional(z.number()),
     model: z.optional(z.string()),
   }),
   lines: z.number(),

@@ -2,7 +2,9 @@
 // Claude Code's 2 KB preview of it. Small outputs wait for Stop, which archives them from the
 // transcript. Chunk ids match what Stop derives for the same tool call, so nothing is stored twice.
 // A persisted output too big for the hook's deadline goes to a job file that a detached one-shot
-// process (`ctxl run-job`) archives: the hook never blocks the session on it.
+// process (`ctxl run-job`) archives: the hook never blocks the session on it. So does a large output
+// that is about to be stubbed: its redacted text is spooled into the job file (one write), so it is on
+// disk before the stub names it, and the detached process chunks and indexes it.
 import { writeChunks } from '../archive/archive-store.ts';
 import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk } from '../archive/chunker.ts';
 import { cutPoints, readRange } from '../archive/file-parts.ts';
@@ -16,33 +18,38 @@ import type { SessionEnv } from './session-files.ts';
 const MAX_PARTS = 200;
 /** Persisted outputs above this are archived by a detached process, not inside the hook. */
 export const INLINE_MAX_BYTES = 4 * 1024 * 1024;
+/** With `spoolAbove`, in-memory outputs longer than this go to a job: chunking 1 MB costs a hook ~300 ms. */
+export const INLINE_TEXT_CHARS = 128 * 1024;
 const JOB_VERSION = 1;
 
-export interface ArchiveJob {
+interface JobHead {
   version: typeof JOB_VERSION;
-  kind: 'tool-output';
   sessionId: string;
   projectRoot: string;
   phase: string;
   call: ToolCallHead;
-  file: string;
 }
+/** A persisted output: the job reads it from the client's file. */
+export type FileJob = JobHead & { kind: 'tool-output'; file: string };
+/** An in-memory output: the job holds its redacted text. */
+export type TextJob = JobHead & { kind: 'tool-text'; text: string };
+export type ArchiveJob = FileJob | TextJob;
 
 export async function archiveToolCall(
   env: SessionEnv,
   sessionId: string,
   call: ToolCallHead & { response: unknown },
-  options: { minBytes: number; phase?: string; cliPath?: string },
-): Promise<{ chunks: number; deferred: boolean }> {
+  options: { minBytes: number; phase?: string; cliPath?: string; spoolAbove?: number },
+): Promise<{ chunks: number; deferred: boolean; parts: number; spooled?: boolean }> {
   const out = toolOutput(call.response);
-  if (out.bytes < options.minBytes) return { chunks: 0, deferred: false };
+  if (out.bytes < options.minBytes) return { chunks: 0, deferred: false, parts: 0 };
   const head: ToolCallHead = { toolUseId: call.toolUseId, name: call.name, input: call.input, isError: call.isError };
   const persisted = out.persistedPath === undefined ? undefined : statSafe(out.persistedPath);
   if (out.persistedPath !== undefined && persisted?.isFile() === true) {
     if (persisted.size > INLINE_MAX_BYTES && options.cliPath !== undefined) {
       // The job file outlives this process: nothing in it may be a secret in clear.
-      const redactedCall: ToolCallHead = { ...head, input: JSON.parse(redactText(JSON.stringify(head.input ?? null))) as unknown };
-      const job: ArchiveJob = {
+      const redactedCall = redactedHead(head);
+      const job: FileJob = {
         version: JOB_VERSION,
         kind: 'tool-output',
         sessionId,
@@ -52,14 +59,21 @@ export async function archiveToolCall(
         file: out.persistedPath,
       };
       await startJob(env, job, options.cliPath);
-      return { chunks: 0, deferred: true };
+      return { chunks: 0, deferred: true, parts: 0 };
     }
-    return { chunks: await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath }), deferred: false };
+    const r = await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath });
+    return { chunks: r.written, deferred: false, parts: r.parts };
+  }
+  if (options.spoolAbove !== undefined && options.cliPath !== undefined && out.text.length > options.spoolAbove) {
+    const text = redactText(out.text);
+    const job: TextJob = { version: JOB_VERSION, kind: 'tool-text', ...headJob(env, sessionId, options.phase), call: redactedHead(head), text };
+    await startJob(env, job, options.cliPath);
+    return { chunks: 0, deferred: true, parts: textParts(text).length, spooled: true };
   }
   const ctx = chunkContext(env, sessionId, options.phase, chunkHash);
   // At most MAX_PARTS parts, written a batch at a time with a yield between batches, so a 30 MB
   // output held in memory neither makes thousands of files nor keeps the deadline from firing.
-  const parts = splitText(out.text, Math.max(PART_CHARS, Math.ceil(out.text.length / MAX_PARTS)));
+  const parts = textParts(out.text);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
   let added = 0;
   for (let i = 0; i < parts.length; i += 8) {
@@ -67,11 +81,11 @@ export async function archiveToolCall(
     added += writeChunks(env.store, sessionId, batch, { hash: ctx.hash }).added;
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return { chunks: added, deferred: false };
+  return { chunks: added, deferred: false, parts: parts.length };
 }
 
 /** Archive a file-held output part by part: memory stays bounded by one part. */
-export async function archiveFile(env: SessionEnv, job: Omit<ArchiveJob, 'version' | 'kind'>): Promise<number> {
+export async function archiveFile(env: SessionEnv, job: Omit<FileJob, 'version' | 'kind'>): Promise<{ written: number; parts: number }> {
   const size = statSafe(job.file)?.size ?? 0;
   const ctx = chunkContext(env, job.sessionId, job.phase, chunkHash);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
@@ -84,7 +98,25 @@ export async function archiveFile(env: SessionEnv, job: Omit<ArchiveJob, 'versio
     // Let timers (the hook's deadline) run between parts.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return written;
+  return { written, parts: cuts.length };
+}
+
+/** The parts an output's text is archived in (the same split wherever it is archived). */
+const textParts = (text: string) => splitText(text, Math.max(PART_CHARS, Math.ceil(text.length / MAX_PARTS)));
+
+const redactedHead = (head: ToolCallHead): ToolCallHead => ({ ...head, input: JSON.parse(redactText(JSON.stringify(head.input ?? null))) as unknown });
+
+/** Archive a spooled output (already redacted) part by part: the detached half of a stubbed output. */
+export async function archiveSpooled(env: SessionEnv, job: TextJob): Promise<{ written: number; parts: number }> {
+  const ctx = chunkContext(env, job.sessionId, job.phase, chunkHash);
+  const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
+  const parts = textParts(job.text);
+  let written = 0;
+  for (let i = 0; i < parts.length; i += 8) {
+    const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(job.call, text, [i + k + 1, parts.length], meta, ctx));
+    written += writeChunks(env.store, job.sessionId, batch, { hash: ctx.hash }).added;
+  }
+  return { written, parts: parts.length };
 }
 
 function headJob(env: SessionEnv, sessionId: string, phase: string | undefined) {
@@ -95,11 +127,13 @@ function chunkContext(env: SessionEnv, sessionId: string, phase: string | undefi
   return { session: sessionId, project: env.project.root, phase: phase ?? 'unknown', now: env.now().toISOString(), hash };
 }
 
+export const jobFile = (store: SessionEnv['store'], sessionId: string, toolUseId: string) => store.path('jobs', `${sessionId}-${toolUseId}.json`);
+
 /** Write the job next to the session's files and start `node <cli> run-job <file>` detached. */
 async function startJob(env: SessionEnv, job: ArchiveJob, cliPath: string): Promise<void> {
   // Loaded only here: every other PostToolUse call would pay for child_process at startup.
   const { spawn } = await import('node:child_process');
-  const file = env.store.path('jobs', `${job.sessionId}-${job.call.toolUseId}.json`);
+  const file = jobFile(env.store, job.sessionId, job.call.toolUseId);
   env.store.writeJson(file, job);
   // A small heap keeps the job's memory bounded by one part (116 MB of output: 77 MB peak RSS).
   const child = spawn(process.execPath, ['--max-old-space-size=48', '--max-semi-space-size=4', cliPath, 'run-job', file], {
@@ -109,5 +143,5 @@ async function startJob(env: SessionEnv, job: ArchiveJob, cliPath: string): Prom
   });
   child.on('error', (error) => env.log.warn(`could not start the archive job ${file}`, error));
   child.unref();
-  env.log.info(`archiving ${job.file} in the background (${file})`);
+  env.log.info(`archiving ${job.kind === 'tool-output' ? job.file : `a ${job.text.length}-character ${job.call.name} output`} in the background (${file})`);
 }

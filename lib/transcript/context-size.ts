@@ -15,6 +15,8 @@ export interface ContextState {
   /** Tokens of the first usage in the session: the system prompt, tools and CLAUDE.md (System zone). */
   firstReported: number | undefined;
   compactions: number;
+  /** Characters hooks injected since the last compaction (the Ledger zone); older states lack it. */
+  injectedChars?: number;
   /** The model of the last main-thread assistant message: decides the window. */
   model?: string | undefined;
 }
@@ -32,10 +34,12 @@ export function foldContext(state: ContextState, line: ParsedLine): ContextState
     const u = line.usage;
     const total = u.input + u.cacheCreation + u.cacheRead + u.output;
     if (total > 0) {
+      // The first request holds the system prompt, tools and CLAUDE.md, plus what was said before
+      // it (the first prompt, hook context): that part is conversation, not System.
+      state.firstReported ??= Math.max(0, u.input + u.cacheCreation + u.cacheRead - Math.ceil(state.charsAfter / CHARS_PER_TOKEN));
       state.reported = total;
       state.charsAfter = 0;
       state.usageKey = u.key;
-      state.firstReported ??= u.input + u.cacheCreation + u.cacheRead;
       // `<synthetic>` marks client-made messages (errors, interruptions), not a model.
       if (u.model !== undefined && !u.model.startsWith('<')) state.model = u.model;
       return state;
@@ -48,6 +52,11 @@ export function foldContext(state: ContextState, line: ParsedLine): ContextState
         state.reported = entry.postTokens ?? 0;
         state.charsAfter = 0;
         state.usageKey = undefined;
+        state.injectedChars = 0;
+        break;
+      case 'hook-context':
+        state.injectedChars = (state.injectedChars ?? 0) + entry.text.length;
+        state.charsAfter += entry.text.length;
         break;
       case 'compact-summary':
         // With postTokens the summary is already counted; older boundaries have none.

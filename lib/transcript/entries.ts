@@ -28,6 +28,8 @@ export type Entry = EntryMeta &
       }
     | { kind: 'compact-summary'; text: string }
     | { kind: 'title'; text: string }
+    /** Text a hook added to the context (`attachment` of type hook_additional_context). */
+    | { kind: 'hook-context'; hook: string; text: string }
     | { kind: 'other' }
   );
 
@@ -106,6 +108,10 @@ export function entriesOf(line: Obj): ParsedLine {
     const messageId = str(message.id);
     assistantEntries(message.content, messageId, meta, entries);
     usage = usageOf(message, messageId, str(line.requestId));
+  } else if (type === 'attachment' && isObj(line.attachment) && line.attachment.type === 'hook_additional_context') {
+    const content = line.attachment.content;
+    const text = Array.isArray(content) ? content.filter((c) => typeof c === 'string').join('\n') : (str(content) ?? '');
+    entries.push({ ...meta, kind: 'hook-context', hook: str(line.attachment.hookName) ?? '', text });
   }
   if (entries.length === 0) entries.push({ ...meta, kind: 'other' });
   return { entries, usage, sidechain, type };

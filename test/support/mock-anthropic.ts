@@ -51,6 +51,13 @@ export interface RecordedRequest {
   answer: Turn | { kind: 'compact'; text: string } | { kind: 'fixed'; status: number };
 }
 
+/** What a responder or a usage function sees of a main-thread request. */
+export interface TurnRequest {
+  seq: number;
+  raw: string;
+  body: unknown;
+}
+
 export const COMPACT_MARKER = 'followed by a <summary> block';
 export const DEFAULT_SMALL_USAGE: Usage = { input_tokens: 1200, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
@@ -72,6 +79,19 @@ export class MockAnthropic {
   compactUsage: Usage = { input_tokens: 3000, output_tokens: 120, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   /** Turn used when the queue is empty. */
   fallback: TextTurn = { kind: 'text', text: 'OK (mock fallback).' };
+  /**
+   * Usage for main-thread replies whose turn sets none. `true`: computed from the request, so the
+   * client's context size (and its auto-compaction) follows the real conversation: input_tokens is
+   * the decoded body's length / 4, output_tokens the reply's length / 4. A function computes it
+   * itself. `false` (default): DEFAULT_SMALL_USAGE. Compaction replies always use compactUsage.
+   */
+  usageFromBody: boolean | ((request: TurnRequest, turn: Turn) => Usage) = false;
+  /**
+   * Chooses the turn of each main-thread request before the queue is consulted (undefined: take the
+   * queue, then the fallback). Lets a scenario react to what happened, e.g. stop filling the context
+   * once a compaction has run.
+   */
+  responder: ((request: TurnRequest) => Turn | undefined) | undefined = undefined;
 
   private queue: Turn[] = [];
   private counter = 0;
@@ -178,12 +198,13 @@ export class MockAnthropic {
       if (raw.includes(COMPACT_MARKER)) {
         const answer = { kind: 'compact' as const, text: this.compactText };
         record('compact', answer);
-        this.stream(res, model, { kind: 'text', text: this.compactText, usage: this.compactUsage });
+        this.stream(res, model, { kind: 'text', text: this.compactText }, this.compactUsage);
         return;
       }
-      const turn = this.queue.shift() ?? this.fallback;
+      const request = { seq, raw, body };
+      const turn = this.responder?.(request) ?? this.queue.shift() ?? this.fallback;
       record('messages', turn);
-      this.stream(res, model, turn);
+      this.stream(res, model, turn, turn.usage ?? this.bodyUsage(request, turn));
       return;
     }
     if (method === 'POST' && path === '/v1/messages/count_tokens') {
@@ -200,9 +221,21 @@ export class MockAnthropic {
     sendJson(res, 200, {});
   }
 
-  private stream(res: ServerResponse, model: string, turn: Turn): void {
+  private bodyUsage(request: TurnRequest, turn: Turn): Usage | undefined {
+    if (this.usageFromBody === false) return undefined;
+    if (typeof this.usageFromBody === 'function') return this.usageFromBody(request, turn);
+    const out = (turn.text ?? '').length + (turn.kind === 'tool_use' ? JSON.stringify(turn.input).length : 0);
+    return {
+      input_tokens: Math.ceil(request.raw.length / 4),
+      output_tokens: Math.max(1, Math.ceil(out / 4)),
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
+  }
+
+  private stream(res: ServerResponse, model: string, turn: Turn, turnUsage: Usage | undefined): void {
     const n = ++this.counter;
-    const usage = { ...DEFAULT_SMALL_USAGE, ...turn.usage };
+    const usage = { ...DEFAULT_SMALL_USAGE, ...turnUsage };
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',

@@ -243,3 +243,78 @@ describe('robustness', () => {
     }
   });
 });
+
+describe('value facts: sentences that set a concrete value', () => {
+  const values = (facts: Fact[]) => ofKind(facts, 'value').map((f) => f.text);
+
+  it.each([
+    'I raised requestTimeoutMs from 30000 to 45000.',
+    'Set the port to 8443.',
+    'bumped zod to 3.23.8',
+    'renamed `fetchAll` to `fetchPages`',
+    'Lowered the max workers from 8 to 4.',
+    'Moved the config to `config/app.toml`.',
+    'The cache TTL is now 300s.',
+    'Upgraded TypeScript to 5.6.',
+    'timeout: 30s -> 45s',
+    // a named setting with its number, or an assignment in code, needs no verb
+    'The server listens on port 48213.',
+    'It uses a timeout of 45 s.',
+    'The config has `maxRetries = 5` now.',
+  ])('%s is a value, from the user and from the assistant, text kept as written', (text) => {
+    expect(userFacts(text)).toEqual([{ kind: 'value', text }]);
+    expect(assistantFacts(text)).toEqual([{ kind: 'value', text }]);
+  });
+
+  it('finds the value among other sentences of a reply', () => {
+    const facts = assistantFacts('I looked at the client. I raised `requestTimeoutMs` from 30000 to 45000 in src/client.ts. Let me run the tests.');
+    expect(facts).toEqual([{ kind: 'value', text: 'I raised `requestTimeoutMs` from 30000 to 45000 in src/client.ts.' }]);
+  });
+
+  it.each(['Should I set the port to 8443?', 'How do I set the port to 8443?', 'Why did you change the port to 8443?', 'Can we bump zod to 3.23.8?'])(
+    '%s is a question, not a value',
+    (text) => {
+      expect(userFacts(text)).toEqual([]);
+      expect(assistantFacts(text)).toEqual([]);
+    },
+  );
+
+  it.each([
+    'I updated the docs.',
+    'Set it up properly.',
+    'We changed our approach.',
+    'I changed the function to be async.',
+    'I moved on to the next task.',
+    'The port is important.',
+  ])('%s has no concrete value', (text) => {
+    expect(values(userFacts(text))).toEqual([]);
+    expect(values(assistantFacts(text))).toEqual([]);
+  });
+
+  it('decisions, constraints, requirements, next steps and open items keep their own kind', () => {
+    expect(assistantFacts('I went with port 8443 because 443 needs root.').map((f) => f.kind)).toEqual(['decision']);
+    expect(userFacts('Never set the port below 1024.').map((f) => f.kind)).toEqual(['constraint']);
+    expect(userFacts('You must set the timeout to 30s.').map((f) => f.kind)).toEqual(['constraint']);
+    expect(userFacts('It must support 3 retries.').map((f) => f.kind)).toEqual(['requirement']);
+    expect(assistantFacts('Next: set the port to 8443.').map((f) => f.kind)).toEqual(['next-step']);
+    expect(assistantFacts('TODO: bump zod to 3.23.8').map((f) => f.kind)).toEqual(['open-item']);
+  });
+
+  it('ignores values inside code fences and quotes', () => {
+    expect(assistantFacts('Here is the diff:\n\n```\nset port to 8443\nbumped zod to 3.23.8\n```')).toEqual([]);
+    expect(userFacts('> I raised the timeout from 30000 to 45000.\n\nWhat do you think?')).toEqual([]);
+  });
+
+  it('dedupes a value repeated in one message', () => {
+    expect(assistantFacts('Set the port to 8443. Set the port to 8443!')).toEqual([{ kind: 'value', text: 'Set the port to 8443.' }]);
+  });
+
+  // Counts of work done carry a digit and a change verb but set no value; in a ledger's "Values set"
+  // and the compaction brief's "Exact values set" they crowd out the real ones.
+  it.each(['Updated 3 files.', 'Changed 4 call sites.', 'Moved 12 tests into the new folder.', 'Set up CI in 2 steps.', 'Step 2 is now done.'])(
+    '%s is a count of work, not a value',
+    (text) => {
+      expect(values(assistantFacts(text))).toEqual([]);
+    },
+  );
+});

@@ -2,7 +2,7 @@
 // own (an invalid value keeps the lower layer and is reported), unknown keys and non-object files are
 // problems, env strings coerced to the key's type.
 import { describe, expect, it } from 'vitest';
-import { configKeys, defaultConfig, isDisabledByEnv, loadConfig } from '../../lib/runtime/config.ts';
+import { budgetShape, configKeys, defaultConfig, isDisabledByEnv, loadConfig } from '../../lib/runtime/config.ts';
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -29,8 +29,31 @@ describe('loadConfig precedence', () => {
       sessionStartTokens: 2_500,
       projectMemory: true,
       projectMemoryDir: 'docs/memory',
+      zones: '10/10/65/15',
+      levels: '60/75/90',
+      stubs: true,
+      stubMinBytes: 8_192,
+      stubMinBytesTight: 3_072,
+      advice: true,
     });
     expect(problems).toEqual([]);
+  });
+
+  it('validates the zones and levels and reads them back as numbers', () => {
+    const { config, problems } = loadConfig({ env: { CTXL_ZONES: '5/10/70/15', CTXL_LEVELS: '50/70/85' } });
+    expect(budgetShape(config)).toEqual({ zones: { system: 5, ledger: 10, working: 70, buffer: 15 }, thresholds: [50, 70, 85] });
+    expect(problems).toEqual([]);
+    for (const [zones, levels] of [
+      ['10/10/60/15', '60/75/90'],
+      ['10/10/65', '60/75/90'],
+      ['10/10/65/15', '75/60/90'],
+      ['a/b/c/d', '60/75'],
+    ]) {
+      const bad = loadConfig({ env: { CTXL_ZONES: zones, CTXL_LEVELS: levels } });
+      expect(bad.problems.length).toBeGreaterThan(0);
+      // The bad value is replaced by the default: the budget stays whole.
+      expect(budgetShape(bad.config)).toEqual({ zones: { system: 10, ledger: 10, working: 65, buffer: 15 }, thresholds: [60, 75, 90] });
+    }
   });
 
   it('applies default < user < project < env, key by key', () => {

@@ -1,0 +1,771 @@
+// The four-zone budget through the compiled hooks, run as processes the way Claude Code runs them:
+// PostToolUse replaces large Bash/Read/Grep outputs with stubs in the tool's own shape once the
+// Working zone passes L0→L1 (the full text in L2 first); Stop advises once per level crossing (with
+// hysteresis, reset by a compaction) and at L2→L3 writes the ledger and promotes decisions; PreCompact
+// prints its steering text; SessionStart(compact) injects the brief within the Ledger zone.
+// Fills are set through the usage of the transcript's assistant lines (see helpers/budget.ts).
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type BudgetSession, budgetSession, jsonOut, numberedLines, SYSTEM_TOKENS, textOfSize, tokensAt, WINDOW } from './helpers/budget.ts';
+import { readLog, runCli, runHookAsync } from './helpers/proc.ts';
+import { useTempDirs } from './helpers/tmp.ts';
+
+type Obj = Record<string, unknown>;
+const tempDir = useTempDirs('ctxl-budget-');
+const session = (options: Parameters<typeof budgetSession>[1] = {}) => budgetSession(tempDir, options);
+
+const bash = (stdout: string, more: Obj = {}) => ({ stdout, stderr: '', interrupted: false, isImage: false, ...more });
+const REF = /`\/recall show ([0-9a-f]{16})`/;
+const refOf = (text: string) => REF.exec(text)?.[1];
+const noProblems = (t: BudgetSession) => expect(readLog(t.data).filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]);
+
+/** A TypeScript file of `n` lines with a declaration every 10 lines (an outline to find). */
+function sourceFile(n: number): string {
+  return Array.from({ length: n }, (_, i) =>
+    i % 10 === 0 ? `export function handler${i + 1}(request: Request): Response {` : `  const value${i + 1} = compute(request, ${i + 1}); // keep going`,
+  ).join('\n');
+}
+
+const VITEST_FAIL = [
+  ' FAIL  test/client.test.ts > http client > retries a request after a timeout',
+  'AssertionError: expected 1 to be 3',
+  '',
+  ' Test Files  1 failed | 3 passed (4)',
+  '      Tests  1 failed | 23 passed (24)',
+  '   Duration  1.21s',
+].join('\n');
+const FAILING_TEST = 'http client > retries a request after a timeout';
+
+describe('PostToolUse: stubs from L0→L1 on', () => {
+  it('below 60% prints nothing, but logs the call (and archives a large output)', () => {
+    const t = session();
+    t.prompt('Show me the build log.');
+    t.fill(40);
+    const output = textOfSize(20_000);
+    const { id, r, out } = t.post('Bash', { command: 'cat build.log' }, bash(output));
+    expect(r.stdout).toBe('');
+    expect(out).toBeUndefined();
+    expect(t.events().find((e) => e.id === id)).toMatchObject({ tool: 'Bash', outBytes: Buffer.byteLength(output) });
+    expect(t.toolParts(id).length).toBeGreaterThan(0); // over archiveToolOutputBytes: in L2 at once
+    noProblems(t);
+  });
+
+  it('at 65% a 20 KB Bash output becomes a Bash-shaped stub whose ref leads to the full output', () => {
+    const t = session();
+    t.prompt('Show me the build log.');
+    t.fill(65);
+    const output = textOfSize(20_000);
+    const { id, r, out, stub } = t.post('Bash', { command: 'cat build.log' }, bash(output));
+    expect(Object.keys(out ?? {})).toEqual(['hookSpecificOutput']);
+    expect(out?.hookSpecificOutput).toMatchObject({ hookEventName: 'PostToolUse' });
+    expect(Object.keys(stub ?? {}).sort()).toEqual(['interrupted', 'isImage', 'stderr', 'stdout']);
+    expect(stub).toMatchObject({ stderr: '', interrupted: false, isImage: false });
+    const text = stub?.stdout as string;
+    expect(text.length).toBeLessThan(output.length / 2);
+    expect(text).toContain('working zone 65% full');
+    expect(text).toContain('$ cat build.log');
+    expect(text).toContain(output.split('\n')[0]); // the head
+    expect(text).toContain(output.split('\n').at(-1)); // the tail
+    expect(r.stdout.endsWith('}')).toBe(true);
+
+    // The ref names the first archived part; the parts, in order, hold the whole output.
+    const ref = refOf(text);
+    expect(ref).toBeDefined();
+    expect(existsSync(join(t.sessionDir, 'archived', `${ref}.md`))).toBe(true);
+    const parts = t.toolParts(id);
+    expect(parts[0]?.id).toBe(ref);
+    expect(parts.map((p) => p.part?.[0] ?? 1)).toEqual(parts.map((_, i) => i + 1));
+    expect(text).toContain(`part 1 of ${parts.length}`);
+    const body = (chunk: { text: string }) => chunk.text.slice(chunk.text.indexOf('\n\n') + 2);
+    expect(parts.map(body).join('\n')).toBe(output);
+
+    // `ctxl show <ref>` prints the first part and names the next.
+    const shown = runCli(['show', ref as string], t.env, t.project);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain(`part 1 of ${parts.length}`);
+    if (parts.length > 1) expect(shown.stdout).toContain(`ctxl show ${parts[1]?.id}`);
+    noProblems(t);
+  });
+
+  it('the stub in the transcript never replaces the full output in L2 when Stop archives the turn', () => {
+    const t = session();
+    t.prompt('Show me the build log.');
+    t.fill(65);
+    const output = textOfSize(20_000);
+    const { id, stub } = t.post('Bash', { command: 'cat build.log' }, bash(output)); // the result line holds the stub
+    expect(stub).toBeDefined();
+    t.say('The build log shows nothing unusual.');
+    t.stop();
+    const parts = t.toolParts(id);
+    expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(output);
+    expect(parts.some((p) => p.text.includes('output shortened in context'))).toBe(false);
+    noProblems(t);
+  });
+
+  it('a 5 KB output is left alone at 65% (under 8 KB) and stubbed at 80% (over 3 KB)', () => {
+    const t = session();
+    t.prompt('Run the linter.');
+    const output = textOfSize(5_000);
+    t.fill(65);
+    expect(t.post('Bash', { command: 'npx eslint src' }, bash(output)).out).toBeUndefined();
+    t.fill(80);
+    const { stub, id } = t.post('Bash', { command: 'npx eslint src' }, bash(output));
+    expect(stub?.stdout).toContain('working zone 80% full');
+    const ref = refOf(stub?.stdout as string);
+    expect(t.toolParts(id)[0]?.id).toBe(ref);
+    expect(t.toolParts(id)[0]?.text).toContain(output);
+  });
+
+  it('an 8 KB output is stubbed at 65%, and one just under 3 KB not even at 80%', () => {
+    const t = session();
+    t.prompt('Run the linter.');
+    t.fill(65);
+    expect(t.post('Bash', { command: 'npx eslint .' }, bash(textOfSize(8_300))).stub).toBeDefined();
+    t.fill(80);
+    const small = 'x'.repeat(3_000);
+    expect(t.post('Bash', { command: 'npx eslint lib' }, bash(small)).out).toBeUndefined();
+  });
+
+  it('Edit and Write are never stubbed, however large', () => {
+    const t = session();
+    t.prompt('Start implementing the client.');
+    t.fill(85);
+    const big = sourceFile(600);
+    const file = join(t.project, 'src/client.ts');
+    expect(t.post('Write', { file_path: file, content: big }, { type: 'create', filePath: file, content: big, structuredPatch: [] }).out).toBeUndefined();
+    const edit = { file_path: file, old_string: 'value2 = compute', new_string: 'value2 = computeFast' };
+    const response = {
+      filePath: file,
+      oldString: edit.old_string,
+      newString: edit.new_string,
+      originalFile: big,
+      structuredPatch: [],
+      userModified: false,
+      replaceAll: false,
+    };
+    expect(t.post('Edit', edit, response).out).toBeUndefined();
+    expect(t.post('MultiEdit', { file_path: file, edits: [edit] }, { ...response, edits: [edit] }).out).toBeUndefined();
+  });
+
+  it("a large Read becomes a stub in Read's shape, with the head and an outline by line number", () => {
+    const t = session();
+    t.prompt('Read the router.');
+    t.fill(70);
+    const file = join(t.project, 'src/router.ts');
+    const content = sourceFile(400);
+    const response = { type: 'text', file: { filePath: file, content, numLines: 400, startLine: 1, totalLines: 400 } };
+    const { stub, id } = t.post('Read', { file_path: file }, response);
+    expect(Object.keys(stub ?? {}).sort()).toEqual(['file', 'type']);
+    expect(stub?.type).toBe('text');
+    const f = stub?.file as Obj;
+    expect(Object.keys(f).sort()).toEqual(['content', 'filePath', 'numLines', 'startLine', 'totalLines']);
+    expect(f).toMatchObject({ filePath: file, startLine: 1, totalLines: 400 });
+    const text = f.content as string;
+    expect(f.numLines).toBe(text.split('\n').length);
+    expect(text.length).toBeLessThan(content.length / 2);
+    expect(text.startsWith(content.split('\n').slice(0, 20).join('\n'))).toBe(true);
+    expect(text).toContain('391: export function handler391'); // from the outline, with its real line number
+    expect(t.toolParts(id)[0]?.id).toBe(refOf(text));
+  });
+
+  it('a Read from an offset keeps its real line numbers', () => {
+    const t = session();
+    t.prompt('Read the router.');
+    t.fill(70);
+    const file = join(t.project, 'src/router.ts');
+    const content = sourceFile(600).split('\n').slice(200, 500).join('\n');
+    const response = { type: 'text', file: { filePath: file, content, numLines: 300, startLine: 201, totalLines: 600 } };
+    const f = t.post('Read', { file_path: file, offset: 201, limit: 300 }, response).stub?.file as Obj;
+    expect(f).toMatchObject({ startLine: 201, totalLines: 600 });
+    expect(f.content).toContain('lines 201–220 of 201–500');
+    expect(f.content).toContain('491: export function handler491');
+  });
+
+  it('Grep in content mode is stubbed (matches per file); a list of files is not', () => {
+    const t = session();
+    t.prompt('Find the fetch calls.');
+    t.fill(70);
+    const lines = Array.from({ length: 400 }, (_, i) => `src/module${i % 25}.ts:${i + 1}:  const res = await fetch(url${i}, { method: 'GET' });`);
+    const content = lines.join('\n');
+    const grep = { pattern: 'fetch\\(', path: 'src', output_mode: 'content', '-n': true };
+    const { stub } = t.post('Grep', grep, { mode: 'content', numFiles: 25, filenames: [], content, numLines: 400 });
+    expect(Object.keys(stub ?? {}).sort()).toEqual(['content', 'filenames', 'mode', 'numFiles', 'numLines']);
+    expect(stub).toMatchObject({ mode: 'content', numFiles: 25, filenames: [] });
+    const text = stub?.content as string;
+    expect(text.length).toBeLessThan(content.length / 2);
+    expect(text).toContain('400 matching lines in 25 files');
+    expect(text).toContain('src/module0.ts: 16');
+    expect(stub?.numLines).toBe(text.split('\n').length);
+    expect(refOf(text)).toBeDefined();
+
+    const filenames = Array.from({ length: 600 }, (_, i) => `src/deeply/nested/folder/module-number-${i}.ts`);
+    const list = t.post('Grep', { pattern: 'fetch', output_mode: 'files_with_matches' }, { mode: 'files_with_matches', filenames, numFiles: 600 });
+    expect(list.out).toBeUndefined();
+  });
+
+  it('an interrupted command and an image are left alone', () => {
+    const t = session();
+    t.prompt('Tail the server log.');
+    t.fill(80);
+    expect(t.post('Bash', { command: 'tail -f server.log' }, bash(textOfSize(20_000), { interrupted: true })).out).toBeUndefined();
+    expect(t.post('Bash', { command: 'cat shot.png' }, bash(textOfSize(20_000), { isImage: true })).out).toBeUndefined();
+  });
+
+  it("a subagent's call is not stubbed (its context is not the session's)", () => {
+    const t = session();
+    t.prompt('Explore the repository.');
+    t.fill(80);
+    const r = t.post('Bash', { command: 'git log -200' }, bash(textOfSize(20_000)), { agent_id: 'agent-explore-1', agent_type: 'Explore' });
+    expect(r.out).toBeUndefined();
+    expect(t.events().find((e) => e.id === r.id)?.agent).toBe('agent-explore-1');
+  });
+
+  it('CTXL_STUBS=0 (or "stubs": false in the project file) turns stubs off', () => {
+    const t = session({ env: { CTXL_STUBS: '0' } });
+    t.prompt('Show me the build log.');
+    t.fill(85);
+    expect(t.post('Bash', { command: 'cat build.log' }, bash(textOfSize(20_000))).out).toBeUndefined();
+    const p = session();
+    mkdirSync(join(p.project, '.claude'));
+    writeFileSync(join(p.project, '.claude', 'context-lifecycle.json'), JSON.stringify({ stubs: false }));
+    p.prompt('Show me the build log.');
+    p.fill(85);
+    expect(p.post('Bash', { command: 'cat build.log' }, bash(textOfSize(20_000))).out).toBeUndefined();
+  });
+
+  it('no stub when L2 cannot hold the output (a file where archived/ should be): exit 0, empty stdout', () => {
+    const t = session();
+    t.prompt('Show me the build log.');
+    t.fill(80);
+    mkdirSync(t.sessionDir, { recursive: true });
+    writeFileSync(join(t.sessionDir, 'archived'), 'not a folder');
+    const { r, id } = t.post('Bash', { command: 'cat build.log' }, bash(textOfSize(20_000)));
+    expect(r.stdout).toBe('');
+    expect(t.events().some((e) => e.id === id)).toBe(true); // the call is still logged
+    expect(readLog(t.data).some((l) => l.level === 'error' || l.level === 'warn')).toBe(true);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('no stub when archived/ is read-only: exit 0, empty stdout', () => {
+    const t = session();
+    t.prompt('Show me the build log.');
+    t.fill(80);
+    mkdirSync(join(t.sessionDir, 'archived'), { recursive: true });
+    chmodSync(join(t.sessionDir, 'archived'), 0o500);
+    const { r } = t.post('Bash', { command: 'cat build.log' }, bash(textOfSize(20_000)));
+    expect(r.stdout).toBe('');
+  });
+
+  it('a 1 MB output still gets its stub within the deadline; the background archive then holds all of it, even if Stop came first', async () => {
+    const t = session();
+    t.prompt('Dump the table.');
+    t.fill(70);
+    const output = textOfSize(1024 * 1024);
+    const { stub, id } = t.post('Bash', { command: 'psql -c "select * from events"' }, bash(output));
+    expect(stub?.stdout).toContain('working zone 70% full');
+    expect(String(stub?.stdout).length).toBeLessThan(10_000);
+    const ref = refOf(String(stub?.stdout));
+    const count = Number(/part 1 of (\d+)/.exec(String(stub?.stdout))?.[1]);
+    expect(count).toBeGreaterThan(1);
+    expect(count).toBeLessThanOrEqual(200);
+    // The turn ends at once: Stop archives the transcript's tool result (the stub) under the same
+    // ref, racing the detached job that chunks the spooled output. The fuller text must win.
+    t.say('That is a lot of rows.');
+    t.stop();
+    await t.jobsDone();
+    const parts = t.toolParts(id);
+    expect(parts).toHaveLength(count);
+    expect(parts[0]?.id).toBe(ref);
+    expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(output);
+    expect(readLog(t.data).filter((l) => String(l.msg).includes('deadline'))).toEqual([]);
+    noProblems(t);
+  });
+
+  it('parallel tool calls at 70%: each gets its own stub and its own archived ref', async () => {
+    const t = session();
+    t.prompt('Show me all six logs.');
+    t.say('Reading them.');
+    t.fill(70);
+    const calls = Array.from({ length: 6 }, (_, i) => ({ id: `toolu_par_${i}`, output: textOfSize(12_000, `log${i}`) }));
+    t.say('Six calls at once.'); // the transcript's last usage: 70%
+    const runs = await Promise.all(
+      calls.map((c, i) =>
+        runHookAsync(
+          'post-tool-use',
+          JSON.stringify({
+            session_id: t.sid,
+            transcript_path: t.transcript,
+            cwd: t.project,
+            hook_event_name: 'PostToolUse',
+            tool_name: 'Bash',
+            tool_input: { command: `cat log${i}.txt` },
+            tool_response: bash(c.output),
+            tool_use_id: c.id,
+          }),
+          t.env,
+          { cwd: t.project },
+        ),
+      ),
+    );
+    const refs = runs.map((r, i) => {
+      const stub = (jsonOut(r)?.hookSpecificOutput as Obj | undefined)?.updatedToolOutput as Obj | undefined;
+      expect(stub?.stdout).toContain(`$ cat log${i}.txt`);
+      const ref = refOf(stub?.stdout as string) as string;
+      expect(t.toolParts(calls[i]?.id as string)[0]?.id).toBe(ref);
+      return ref;
+    });
+    expect(new Set(refs).size).toBe(6);
+    noProblems(t);
+  });
+
+  it('the first turn (no transcript yet) and a transcript without any usage: no stub, exit 0', () => {
+    const t = session();
+    const missing = join(t.home, 'not-written-yet.jsonl');
+    const input = { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat build.log' }, tool_response: bash(textOfSize(20_000)) };
+    t.useTranscript(missing);
+    const first = t.run('post-tool-use', { ...input, tool_use_id: 'toolu_first' });
+    expect(jsonOut(first)).toBeUndefined();
+    expect(first.stdout).toBe('');
+    expect(existsSync(missing)).toBe(false);
+
+    const u = session();
+    u.prompt('Show me the build log.'); // a user line only: nothing measured yet
+    const r = u.run('post-tool-use', { ...input, tool_use_id: 'toolu_nousage' });
+    expect(jsonOut(r)).toBeUndefined();
+    noProblems(t);
+    noProblems(u);
+  });
+
+  it('the window follows the model: a 1M-window model makes the same usage a small fill; CLAUDE_CODE_AUTO_COMPACT_WINDOW narrows it', () => {
+    const opus = session({ model: 'claude-opus-5-5' });
+    opus.prompt('Show me the build log.');
+    opus.fill(80); // 121,600 tokens: 80% of a 200K window's Working zone, ~3% of a 1M one's
+    expect(opus.post('Bash', { command: 'cat a.log' }, bash(textOfSize(20_000))).out).toBeUndefined();
+    const narrowed = session({ model: 'claude-opus-5-5', env: { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '200000' } });
+    narrowed.prompt('Show me the build log.');
+    narrowed.fill(80);
+    expect(narrowed.post('Bash', { command: 'cat a.log' }, bash(textOfSize(20_000))).stub?.stdout).toContain('working zone 80% full');
+  });
+
+  it("a subagent's larger context (sidechain usage) is not the session's", () => {
+    const t = session();
+    t.prompt('Explore, then show me the log.');
+    t.fill(40);
+    t.say('Let me ask an Explore agent first.');
+    t.sidechain('Exploring the repository.', tokensAt(95));
+    expect(t.post('Bash', { command: 'cat a.log' }, bash(textOfSize(20_000))).out).toBeUndefined();
+    t.sidechain('Still exploring.', tokensAt(95));
+    expect(t.stop().out).toBeUndefined();
+    // 40% plus the unstubbed 20 KB result (~5,000 tokens) after the last main-thread usage.
+    expect(t.budgetFile()).toMatchObject({ contextTokens: tokensAt(40) + Math.ceil(textOfSize(20_000).length / 4), level: 0 });
+  });
+
+  it("when the transcript cannot be read mid-turn, the last Stop's measure stands, its 200K window included (not the 1M default)", () => {
+    const t = session();
+    t.prompt('Show me the build log.');
+    t.say('Sure.');
+    t.stop();
+    t.fill(80);
+    t.say('Reading it now.');
+    t.stop(); // budget.json: 80%, level 2, window 200,000
+    expect(t.budgetFile()).toMatchObject({ window: WINDOW, level: 2 });
+    t.useTranscript(join(t.home, 'moved-away.jsonl')); // gone (moved, or a path the hook cannot read)
+    const r = t.run('post-tool-use', {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'cat build.log' },
+      tool_response: bash(textOfSize(20_000)),
+      tool_use_id: 'toolu_after_stop',
+    });
+    const stub = (jsonOut(r)?.hookSpecificOutput as Obj | undefined)?.updatedToolOutput as Obj | undefined;
+    // With no tail, the window must come from what Stop saved: the client's default (1M) would make
+    // 121,600 tokens a ~3% fill, and nothing would be stubbed.
+    expect(stub, 'no stub: the saved measure (80% of a 200K window) was read against a 1M window').toBeDefined();
+    expect(stub?.stdout).toContain('working zone 80% full');
+  });
+
+  it('a stubMinBytes set below stubMinBytesTight is honoured at L0→L1 (a 2.5 KB one-line output at 65%)', () => {
+    const t = session({ env: { CTXL_STUB_MIN_BYTES: '2000' } });
+    t.prompt('Print the manifest.');
+    t.fill(65);
+    const minified = JSON.stringify({ entries: Array.from({ length: 60 }, (_, i) => ({ id: i, name: `entry-${i}` })) }).padEnd(2_500, ' ');
+    expect(minified.length).toBe(2_500);
+    // Outputs under stubMinBytesTight (3,072) must still be candidates when stubMinBytes is lower.
+    const { stub } = t.post('Bash', { command: 'cat manifest.json' }, bash(minified));
+    expect(stub, 'no stub: outputs under stubMinBytesTight are never candidates, whatever stubMinBytes says').toBeDefined();
+    expect(stub?.stdout).toContain('working zone 65% full');
+  });
+
+  it('mid-turn, after a Stop measured the System zone, the fill is read from the transcript tail', () => {
+    const t = session();
+    t.prompt('Show me the build log.');
+    t.say('Sure.');
+    t.stop(); // budget.json: System 20K measured
+    t.fill(50);
+    expect(t.post('Bash', { command: 'cat a.log' }, bash(textOfSize(20_000))).out).toBeUndefined();
+    t.fill(66);
+    expect(t.post('Bash', { command: 'cat b.log' }, bash(textOfSize(20_000))).stub?.stdout).toContain('working zone 66% full');
+  });
+});
+
+describe('Stop: advice once per level crossing', () => {
+  /** One turn that ends with the Working zone `pct` full. */
+  const turn = (t: BudgetSession, pct: number, active = false) => {
+    t.prompt('Keep going with the client design.');
+    t.fill(pct);
+    t.say(`Still designing; the working zone is about ${pct}% full.`);
+    return t.stop(active);
+  };
+
+  it('announces each upward crossing once, with hysteresis, and again after a compaction', () => {
+    const t = session();
+    t.prompt("Let's design the HTTP client. Never run the migrations against staging.");
+    t.say("We'll use undici rather than axios because it is faster."); // at fill 0: the System zone
+    expect(t.stop().out).toBeUndefined();
+    expect(t.budgetFile()).toMatchObject({ version: 1, window: WINDOW, level: 0, announced: 0, compactions: 0 });
+    expect(t.budgetFile().systemTokens as number).toBeGreaterThan(SYSTEM_TOKENS - 100);
+
+    expect(turn(t, 50).out).toBeUndefined();
+
+    const l1 = turn(t, 62);
+    expect(Object.keys(l1.out ?? {})).toEqual(['systemMessage']);
+    expect(l1.systemMessage).toContain('L0→L1');
+    expect(l1.systemMessage).toContain('working zone 62% full');
+    expect(l1.systemMessage).toContain(`${tokensAt(62).toLocaleString('en-US')} of 200,000 tokens`);
+    expect(t.budgetFile()).toMatchObject({ version: 1, contextTokens: tokensAt(62), level: 1, announced: 1 });
+
+    expect(turn(t, 63).out).toBeUndefined(); // already announced
+
+    const l2 = turn(t, 77);
+    expect(l2.systemMessage).toContain('L1→L2');
+    expect(l2.systemMessage).toMatch(/\/compact keep decisions D-[0-9a-f]{8}/);
+    expect(l2.out?.hookSpecificOutput).toMatchObject({ hookEventName: 'Stop' });
+    expect(l2.context).toContain('working zone 77% full');
+
+    expect(turn(t, 74).out).toBeUndefined(); // hovering: within 5 points of 75
+    expect(turn(t, 77).out).toBeUndefined();
+    expect(turn(t, 68).out).toBeUndefined(); // fell clear of 75 (re-arms L1→L2), still L1
+    const again = turn(t, 77);
+    expect(again.systemMessage).toContain('L1→L2');
+    expect(again.context).toBeDefined();
+
+    // L2→L3: the running phase's ledger now, and its decision promoted to the project's log.
+    expect(t.ledgers()).toEqual([]);
+    expect(t.decisions()).toEqual([]);
+    const l3 = turn(t, 92);
+    expect(l3.systemMessage).toContain('L2→L3');
+    expect(l3.systemMessage).toContain('the phase ledger is written');
+    expect(l3.context).toContain('A compaction is near');
+    expect(t.ledgers()).toEqual(['phase-2-design.md']);
+    const l3Path = /the phase ledger is written \(([^)]+)\)/.exec(l3.systemMessage ?? '')?.[1] as string;
+    expect(l3Path).toBe(`docs/memory/sessions/${t.sid}/phase-2-design.md`);
+    expect(existsSync(join(t.project, l3Path))).toBe(true);
+    expect(existsSync(join(t.project, 'docs', 'memory', 'decisions', `${t.decisions()[0]?.id}.md`))).toBe(true);
+    const ledger = readFileSync(join(t.sessionDir, 'ledgers', 'phase-2-design.md'), 'utf8');
+    expect(ledger).toContain('undici');
+    expect(ledger).toMatch(/Never run the migrations against staging/);
+    const decisions = t.decisions();
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatchObject({ phase: 'design', chosen: 'undici', rejected: ['axios'] });
+    expect(l3.systemMessage).toContain(decisions[0]?.id as string);
+    expect(t.budgetFile()).toMatchObject({ version: 1, level: 3, announced: 3 });
+    expect(turn(t, 95).out).toBeUndefined();
+
+    // Claude Code compacts: the window empties and the announcements start over.
+    t.compact(30_000);
+    expect(t.stop().out).toBeUndefined();
+    expect(t.budgetFile()).toMatchObject({ version: 1, compactions: 1, announced: 0, level: 0 });
+    expect(turn(t, 40).out).toBeUndefined();
+    expect(turn(t, 62).systemMessage).toContain('L0→L1');
+    // Claude is already continuing for a Stop hook: the user hears it, Claude gets no extra turn.
+    const active = turn(t, 80, true);
+    expect(active.systemMessage).toContain('L1→L2');
+    expect(active.out?.hookSpecificOutput).toBeUndefined();
+    expect(t.budgetFile()).toMatchObject({ version: 1, compactions: 1, announced: 2, level: 2 });
+    noProblems(t);
+  });
+
+  it('hovering around 60% is announced once; falling 5 points under re-arms it', () => {
+    const t = session();
+    t.prompt("Let's design the cache.");
+    t.say('Fine.');
+    t.stop();
+    expect(turn(t, 61).systemMessage).toContain('L0→L1');
+    expect(turn(t, 57).out).toBeUndefined();
+    expect(turn(t, 61).out).toBeUndefined();
+    expect(turn(t, 59).out).toBeUndefined();
+    expect(turn(t, 64).out).toBeUndefined();
+    expect(turn(t, 52).out).toBeUndefined(); // under 55: re-armed
+    expect(turn(t, 61).systemMessage).toContain('L0→L1');
+  });
+
+  it('a compaction between two Stops resets the announcements even when the fill is already high again', () => {
+    const t = session();
+    t.prompt("Let's design the cache.");
+    t.say('Fine.');
+    t.stop();
+    expect(turn(t, 80).systemMessage).toContain('L1→L2');
+    t.compact(30_000);
+    const after = turn(t, 80); // compacted and refilled within one turn
+    expect(after.systemMessage).toContain('L1→L2');
+    expect(t.budgetFile()).toMatchObject({ compactions: 1, announced: 2 });
+  });
+
+  it('what hooks inject counts in the Ledger zone, not in the Working zone', () => {
+    const t = session();
+    t.prompt("Let's design the cache.");
+    t.say('Fine.'); // System 20K measured
+    t.inject('x'.repeat(40_000)); // 10,000 tokens injected (e.g. a SessionStart brief)
+    t.prompt('Go on.');
+    t.fill(62, 10_000); // a 62% Working zone, plus the 10K in the Ledger zone
+    t.say('Designing.');
+    const r = t.stop();
+    expect(r.systemMessage).toContain('working zone 62% full');
+    expect(t.budgetFile()).toMatchObject({ ledgerTokens: 10_000, contextTokens: tokensAt(62) + 10_000 });
+  });
+
+  it('stop_hook_active at a jump to L2→L3: a systemMessage only, the ledger still written', () => {
+    const t = session();
+    t.prompt("Let's design the cache. Never commit to main.");
+    t.say("I'll use an LRU map instead of Redis because the client runs in the browser.");
+    t.stop();
+    const r = turn(t, 93, true);
+    expect(Object.keys(r.out ?? {})).toEqual(['systemMessage']);
+    expect(r.systemMessage).toContain('L2→L3');
+    expect(t.ledgers()).toEqual(['phase-2-design.md']);
+    expect(t.decisions().map((d) => d.chosen)).toEqual(['an LRU map']);
+  });
+
+  it('CTXL_ADVICE=0: Stop says nothing, yet the state advances and L2→L3 still writes the ledger', () => {
+    const t = session({ env: { CTXL_ADVICE: '0' } });
+    t.prompt("Let's design the cache. Never commit to main.");
+    t.say("I'll use an LRU map instead of Redis because the client runs in the browser.");
+    t.stop();
+    expect(turn(t, 77).out).toBeUndefined();
+    expect(t.budgetFile()).toMatchObject({ level: 2, announced: 2 });
+    expect(turn(t, 91).out).toBeUndefined();
+    expect(t.ledgers()).toEqual(['phase-2-design.md']);
+  });
+
+  it('a damaged or unknown-version budget.json is measured afresh', () => {
+    for (const bad of ['{"version": 1, "t":', '{"version": 2, "announced": 3}']) {
+      const t = session();
+      t.prompt("Let's design the cache.");
+      t.say('Fine.');
+      t.stop();
+      writeFileSync(join(t.sessionDir, 'budget.json'), bad);
+      expect(turn(t, 62).systemMessage).toContain('L0→L1');
+      expect(t.budgetFile()).toMatchObject({ version: 1, announced: 1 });
+    }
+  });
+});
+
+/** planning → design → implementation → testing, with a constraint, a decision, a value edit and a failing test. */
+function walk(t: BudgetSession, extra = false): void {
+  t.prompt("Let's plan the HTTP client rewrite first. Never run the migrations against staging.");
+  t.post(
+    'Read',
+    { file_path: join(t.project, 'src/http.ts') },
+    { type: 'text', file: { filePath: join(t.project, 'src/http.ts'), content: 'export {}', numLines: 1, startLine: 1, totalLines: 1 } },
+  );
+  t.say('Plan: read the client, design the new transport, implement it and test the retries.');
+  t.stop();
+
+  t.fill(10);
+  t.prompt("Now let's design the new transport.");
+  t.say("We'll use undici rather than axios because it is faster.");
+  if (extra) {
+    // Long decisions: with the values below, the brief outgrows a 1,000-token Ledger zone.
+    const why = 'because the upstream gateway rate-limits bursts per tenant and the billing service retries on its own side as well';
+    for (const [a, b] of [
+      ['exponential backoff', 'a fixed delay'],
+      ['a retry budget per host', 'a global retry budget'],
+      ['a circuit breaker per endpoint', 'one breaker for the whole client'],
+      ['jittered timeouts', 'identical timeouts on every request'],
+      ['idempotency keys on every POST', 'retrying only GET requests'],
+    ])
+      t.say(`We'll use ${a} rather than ${b} ${why}.`);
+  }
+  t.stop();
+
+  t.fill(20);
+  t.prompt('Good, start implementing it.');
+  const edit = (file: string, before: string, after: string) =>
+    t.post(
+      'Edit',
+      { file_path: join(t.project, file), old_string: before, new_string: after },
+      { filePath: join(t.project, file), oldString: before, newString: after },
+    );
+  edit('src/config.ts', 'requestTimeoutMs: 30000', 'requestTimeoutMs: 45000');
+  edit('src/client.ts', "import axios from 'axios';", "import { request } from 'undici';");
+  if (extra) {
+    // Twelve long value changes: the brief's "Exact values set" alone outgrows a 1,000-token Ledger zone.
+    const line = (i: number, v: number) => `export const maxRetriesForTheUpstreamEndpointNumber${i}OfTheBillingAndInvoicingService = ${v}; // per host`;
+    for (let i = 0; i < 12; i++) edit(`src/limits/endpoint-${i}.ts`, line(i, i), line(i, i + 10));
+  }
+  t.post('Bash', { command: 'npx tsc --noEmit' }, bash(''));
+  t.say('Next steps: write the tests for the retries.');
+  t.stop();
+
+  t.fill(30);
+  t.prompt("Let's write the tests now.");
+  t.post(
+    'Write',
+    { file_path: join(t.project, 'test/client.test.ts'), content: 'test' },
+    { type: 'create', filePath: join(t.project, 'test/client.test.ts'), content: 'test' },
+  );
+  t.fail('npx vitest run', VITEST_FAIL);
+  t.say('One test fails: the retry after a timeout. I will look at the backoff next.');
+  t.stop();
+}
+
+describe('PreCompact: steering text', () => {
+  it('prints plain text with the phase, the decision and constraint ids and the failing test; the same twice', () => {
+    const t = session();
+    walk(t);
+    const first = t.preCompact();
+    expect(first.status).toBe(0);
+    expect(first.stdout).not.toBe('');
+    expect(first.stdout.trimStart().startsWith('{')).toBe(false);
+    expect(first.stdout).toContain('in the testing phase');
+    const decision = t.decisions().find((d) => d.chosen === 'undici');
+    expect(decision).toBeDefined();
+    expect(first.stdout).toContain(`[${decision?.id}] We'll use undici rather than axios`);
+    expect(first.stdout).toMatch(/\[C-[0-9a-f]{8}\] Never run the migrations against staging/);
+    expect(first.stdout).toContain(FAILING_TEST);
+    expect(first.stdout).toContain('requestTimeoutMs: 30000 → requestTimeoutMs: 45000');
+
+    const second = t.preCompact();
+    expect(second.status).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    const manual = t.preCompact('manual');
+    expect(manual.stdout).toBe(first.stdout);
+    noProblems(t);
+  });
+
+  it('a new turn since the last PreCompact gives a new text (the cache follows the transcript)', () => {
+    const t = session();
+    t.prompt("Let's design the cache. Never commit to main.");
+    t.say("I'll use an LRU map instead of Redis because the client runs in the browser.");
+    t.stop();
+    const first = t.preCompact().stdout;
+    expect(first).toContain('LRU map');
+    t.prompt('And the expiry?');
+    t.say("We'll use a 30s TTL rather than no expiry because stale prices are worse than a refetch.");
+    t.stop();
+    const second = t.preCompact().stdout;
+    expect(second).toContain('30s TTL');
+    expect(second).toContain('LRU map');
+  });
+
+  it('a failing test in an implementation session is kept too', () => {
+    const t = session();
+    t.prompt('Start implementing the retry logic.');
+    for (const f of ['src/retry.ts', 'src/client.ts', 'src/retry.ts'])
+      t.post('Edit', { file_path: join(t.project, f), old_string: 'a', new_string: 'b' }, { filePath: join(t.project, f) });
+    t.fail('npx vitest run', VITEST_FAIL);
+    t.say('The retry test fails; fixing the backoff.');
+    t.stop();
+    const r = t.preCompact();
+    expect(r.stdout).toMatch(/in the (implementation|testing) phase/);
+    expect(r.stdout).toContain(FAILING_TEST);
+  });
+
+  it('a session that established nothing prints nothing', () => {
+    const t = session();
+    t.prompt('What does the --frozen-lockfile flag do?');
+    t.say('It makes the install fail when the lockfile would change.');
+    t.stop();
+    const r = t.preCompact();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('SessionStart(compact): the brief', () => {
+  it('brings back the decision and its rejected alternative, the constraint, the changed value and the failing test', () => {
+    const t = session();
+    walk(t);
+    t.preCompact();
+    const brief = t.sessionStart('compact');
+    t.compact(25_000); // the client writes the boundary after SessionStart(compact)
+    expect(brief).toBeDefined();
+    const text = brief as string;
+    expect(text.length).toBeLessThanOrEqual(9_500);
+    expect(text).toMatch(/^\[context-lifecycle\] phase: testing/);
+    expect(text).toContain('Phase: **testing**');
+    expect(text).toMatch(/\[D-[0-9a-f]{8}\] We'll use undici rather than axios because it is faster/);
+    expect(text).toMatch(/\[C-[0-9a-f]{8}\] Never run the migrations against staging/);
+    expect(text).toContain('requestTimeoutMs: 30000 → requestTimeoutMs: 45000');
+    expect(text).toContain(FAILING_TEST);
+    noProblems(t);
+  });
+
+  it('with a 10K window (Ledger zone ~1,000 tokens) the brief is shorter, keeps its shape and the failing test', () => {
+    const t = session();
+    walk(t, true);
+    const full = t.sessionStart('compact') as string;
+    const small = t.sessionStart('compact', { CTXL_WINDOW_TOKENS: '10000' }) as string;
+    expect(full.length).toBeGreaterThan(4_000);
+    const status = small.split('\n')[0] as string;
+    expect(status).toMatch(/^\[context-lifecycle\] phase: testing/);
+    expect(small.length).toBeLessThanOrEqual(status.length + 2 + 1_000 * 4);
+    expect(small.length).toBeLessThan(full.length);
+    expect(small).toContain('## context-lifecycle: what the compaction summary may have lost');
+    expect(small).toContain('Phase: **testing**');
+    expect(small).toContain(FAILING_TEST); // testing keeps its failures first
+    expect(small).toMatch(/`\/recall <words>` finds it/); // the tail is never cut
+  });
+
+  it('with the status line off (CTXL_SESSION_START_STATUS=0) the brief still fits the Ledger zone of a 10K window', () => {
+    const t = session();
+    walk(t, true);
+    const small = t.sessionStart('compact', { CTXL_WINDOW_TOKENS: '10000', CTXL_SESSION_START_STATUS: '0' }) as string;
+    expect(small).toContain('## context-lifecycle: what the compaction summary may have lost');
+    // Without the status line the window must still be worked out: else the cap is 9,500 characters.
+    expect(small.length, 'the brief is not cut to the Ledger zone (1,000 tokens = 4,000 characters)').toBeLessThanOrEqual(1_000 * 4);
+  });
+
+  it('a session with many long facts: the brief stays under 9,500 characters, status line included', () => {
+    const t = session();
+    const long = (what: string, i: number) => `${what} ${i}: ${'because the upstream gateway and the billing service disagree about retries '.repeat(5)}`;
+    t.prompt(
+      `Let's design the gateway. ${Array.from({ length: 14 }, (_, i) => `Never deploy region ${i} on a Friday, ${'the on-call rota is thin there '.repeat(3)}.`).join(' ')}`,
+    );
+    for (let i = 0; i < 14; i++) t.say(`We'll use transport ${i} rather than transport ${i + 100} ${long('reason', i)}`);
+    t.stop();
+    const steering = t.preCompact().stdout;
+    expect(steering.length).toBeLessThanOrEqual(3_000);
+    expect(steering).toContain("We'll use transport 13 rather than transport 113"); // the newest decision
+    const text = t.sessionStart('compact') as string;
+    expect(text.length).toBeLessThanOrEqual(9_500);
+    expect(text).toContain('Phase: **design**');
+    expect(text).toMatch(/`\/recall <words>` finds it/);
+  });
+
+  it('with nothing established, a short brief without sections', () => {
+    const t = session();
+    t.prompt('What does the --frozen-lockfile flag do?');
+    t.say('It makes the install fail when the lockfile would change.');
+    t.stop();
+    const text = t.sessionStart('compact') as string;
+    expect(text).toMatch(/^\[context-lifecycle\] phase: unknown/);
+    expect(text.length).toBeLessThan(1_000);
+    expect(text).not.toMatch(/^(Decisions|The user's constraints|Exact values set|Failing tests):$/m);
+  });
+});
+
+describe('stdout discipline', () => {
+  it('every budget hook prints one JSON object or nothing (PreCompact: plain text), on a session of all of the above', () => {
+    const t = session();
+    walk(t);
+    t.fill(70);
+    const r = t.post('Bash', { command: 'cat huge.log' }, bash(numberedLines(2_000)));
+    expect(r.stub).toBeDefined();
+    expect(r.r.stdout.split('\n')).toHaveLength(1);
+    t.say('Done reading.');
+    const stop = t.stop();
+    expect(stop.systemMessage).toContain('L0→L1');
+    expect(t.preCompact().stdout).toContain('testing phase');
+  });
+});
