@@ -12,11 +12,18 @@ import { budgetNow } from '../lib/context/budget-store.ts';
 import { buildStub, STUBBABLE_TOOLS } from '../lib/context/stub.ts';
 import { digestToolCall } from '../lib/phase/observe.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
+import { recallCommandFor } from '../lib/runtime/paths.ts';
 import { postToolUseInput } from '../lib/runtime/schemas.ts';
 import { pathExists } from '../lib/runtime/store.ts';
 import { eventsFile } from '../lib/session/session-files.ts';
 import { archiveToolCall, INLINE_TEXT_CHARS, jobFile } from '../lib/session/tool-archive.ts';
 import { toolEvent } from '../lib/session/tool-event.ts';
+
+/** Outputs Claude Code itself shows as a 2 KB preview (reference §11.1): a stub would not be smaller. */
+function previewedByClient(tool: string, out: { persistedPath?: string; text: string }): boolean {
+  return out.persistedPath !== undefined || (tool === 'Grep' && out.text.length > GREP_INLINE_CHARS);
+}
+const GREP_INLINE_CHARS = 20_000;
 
 runHook({
   event: 'PostToolUse',
@@ -34,13 +41,13 @@ runHook({
     const toolUseId = input.tool_use_id;
     if (toolUseId === undefined) return undefined;
 
-    // A subagent's context is not the session's window; a persisted Bash output already reaches the
-    // model as a 2 KB preview (reference §11.1): neither is stubbed.
+    // A subagent's context is not the session's window; an output the client persists already
+    // reaches the model as a 2 KB preview: neither is stubbed.
     // The tighter threshold applies from L1→L2 on; whichever is smaller is the least ever stubbed.
     const least = Math.min(ctx.config.stubMinBytes, ctx.config.stubMinBytesTight);
     const out = event.outBytes >= least ? toolOutput(input.tool_response) : undefined;
     const candidate =
-      ctx.config.stubs && input.agent_id === undefined && STUBBABLE_TOOLS.has(input.tool_name) && out !== undefined && out.persistedPath === undefined;
+      ctx.config.stubs && input.agent_id === undefined && STUBBABLE_TOOLS.has(input.tool_name) && out !== undefined && !previewedByClient(input.tool_name, out);
     const budget = candidate ? await budgetNow(ctx, sid, input.transcript_path) : undefined;
     const minStub = budget === undefined || budget.level === 0 ? Number.POSITIVE_INFINITY : budget.level === 1 ? ctx.config.stubMinBytes : least;
     const stubbing = out !== undefined && event.outBytes >= minStub;
@@ -82,7 +89,7 @@ runHook({
       bytes: event.outBytes,
       ref,
       parts: r.parts,
-      showCommand: ctx.env.CLAUDE_PLUGIN_ROOT === undefined ? '/recall show' : '/context-lifecycle:recall show',
+      showCommand: `${recallCommandFor(ctx.env)} show`,
       reason: `working zone ${Math.round(budget.workingUse * 100)}% full`,
     });
     if (stub === undefined) return undefined;

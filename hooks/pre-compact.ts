@@ -5,6 +5,7 @@
 import { preCompactSteering } from '../lib/context/compaction.ts';
 import { catchUpWithPhase, writeLedgers } from '../lib/phase/ledgers.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
+import { recallCommandFor } from '../lib/runtime/paths.ts';
 import { preCompactInput } from '../lib/runtime/schemas.ts';
 
 runHook({
@@ -15,7 +16,7 @@ runHook({
     const result = await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
     if (result !== undefined) ctx.log.debug(`read ${result.newLines} new lines (${result.newBytes} bytes); archived ${result.archived.added} new chunks`);
     await writeLedgers(ctx, input.session_id, { current: true });
-    const recall = ctx.env.CLAUDE_PLUGIN_ROOT === undefined ? '/recall' : '/context-lifecycle:recall';
-    return preCompactSteering(ctx, input.session_id, input.transcript_path, recall);
+    const recall = recallCommandFor(ctx.env);
+    return preCompactSteering(ctx, input.session_id, input.transcript_path, { recallCommand: recall, caughtUp: result !== undefined });
   },
 });

@@ -11,6 +11,7 @@ import { syncPhase } from '../lib/phase/observe.ts';
 import { readPhaseFile, reopenLastSpan } from '../lib/phase/phase-store.ts';
 import { budgetShape } from '../lib/runtime/config.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
+import { recallCommandFor } from '../lib/runtime/paths.ts';
 import { sessionStartInput } from '../lib/runtime/schemas.ts';
 import { pathExists } from '../lib/runtime/store.ts';
 import { eventsFile, readCursor, touchSession } from '../lib/session/session-files.ts';
@@ -30,7 +31,7 @@ runHook({
       model: input.model,
       started: true,
     });
-    const recallCommand = ctx.env.CLAUDE_PLUGIN_ROOT === undefined ? '/recall' : '/context-lifecycle:recall';
+    const recallCommand = recallCommandFor(ctx.env);
     const brief = (reserved = 0, window?: number) =>
       input.source === 'compact'
         ? afterCompaction(reserved, window)

@@ -43,6 +43,11 @@ export interface WriteOptions {
   writer?: ChunkWriter | undefined;
   /** A chunk whose text changed replaces the stored one (a ledger, rewritten as its phase goes on). */
   replace?: boolean;
+  /**
+   * These tool chunks hold the output as the tool produced it (PostToolUse, a job), not as the
+   * transcript shows it (a stub, a 2 KB preview): their text replaces a transcript-derived one.
+   */
+  fullOutput?: boolean;
 }
 
 /**
@@ -50,7 +55,7 @@ export interface WriteOptions {
  * one (PostToolUse archived the full output, the transcript holds a stub) carry its uuids to every part.
  */
 export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], options: WriteOptions = {}): WriteResult {
-  const { hash, sink, writer, replace } = options;
+  const { hash, sink, writer, replace, fullOutput } = options;
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
@@ -74,10 +79,13 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       result.updated += 1;
       continue;
     }
-    if (chunk.type === 'tool' && chunk.text.length > old.text.length) {
-      // Two writers of one tool call: the transcript's stub or 2 KB preview may land before the
-      // full output (a background job). The fuller text wins; the uuids of both are kept.
-      write(chunk.id, file, { ...chunk, sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids) });
+    if (chunk.type === 'tool' && fullOutput === true && chunk.text !== old.text) {
+      // Two writers of one tool call: the transcript's stub or 2 KB preview may land before the full
+      // output (a background job). The full output wins, whatever the lengths (a stub's first piece
+      // can be longer than the output's first part); the uuids of both are kept. The reverse never
+      // happens: a transcript-derived chunk only adds its uuids (below).
+      const phase = chunk.phase === 'unknown' ? old.phase : chunk.phase;
+      write(chunk.id, file, { ...chunk, phase, sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids) });
       result.updated += 1;
       continue;
     }

@@ -8,21 +8,15 @@ export interface Advice {
   additionalContext?: string;
 }
 
-export function adviceFor(
-  crossed: Level,
-  budget: Budget,
-  digest: SessionDigest | undefined,
-  extra: { ledger?: string; promoted?: number; showCommand: string },
-): Advice {
+export function adviceFor(crossed: Level, budget: Budget, digest: SessionDigest | undefined, extra: { ledger?: string; showCommand: string }): Advice {
   const fmt = (n: number) => n.toLocaleString('en-US');
   const use = Math.round(budget.workingUse * 100);
   const where = `working zone ${use}% full (${fmt(budget.contextTokens)} of ${fmt(budget.window)} tokens; Claude Code compacts at ${fmt(budget.autoCompactAt)})`;
   const focus = compactFocus(digest);
   const steps: string[] = [];
   if (crossed >= 1) steps.push('large tool outputs now enter the context as stubs (full text in the archive)');
-  if (crossed >= 3 && extra.ledger !== undefined)
-    steps.push(`the phase ledger is written (${extra.ledger})${extra.promoted ? ` and ${extra.promoted} decision(s) promoted to project memory` : ''}`);
-  const systemMessage = `context-lifecycle ${LEVEL_NAMES[crossed]}: ${where}; ${steps.join('; ')}.${crossed >= 2 ? ` To compact on your terms: /compact ${focus}` : ''}`;
+  if (crossed >= 3 && extra.ledger !== undefined) steps.push(`the phase ledger is written (${extra.ledger}) and its decisions promoted to project memory`);
+  const systemMessage = `context-lifecycle ${LEVEL_NAMES[crossed]}: ${where}; ${steps.join('; ')}. To compact on your terms: /compact ${focus}`;
   if (crossed < 2) return { systemMessage };
   const lines = [
     `Context note (context-lifecycle, ${LEVEL_NAMES[crossed]}): the ${where}.`,

@@ -11,8 +11,8 @@ import { readCursor } from '../session/session-files.ts';
 import { CHARS_PER_TOKEN, type ContextState, contextTokens } from '../transcript/context-size.ts';
 import { contextAtEnd } from '../transcript/tail.ts';
 import { type Budget, computeBudget, type Level, zoneBar, zoneLines } from './budget.ts';
-import { sessionWindow, windowInput } from './claude-settings.ts';
-import { autoCompactAt, windowNotes } from './window.ts';
+import { windowInput } from './claude-settings.ts';
+import { autoCompactAt, contextWindow, windowNotes } from './window.ts';
 
 export const BUDGET_FILE_VERSION = 1;
 
@@ -52,7 +52,6 @@ export interface BudgetEnv {
   project: { root: string };
 }
 
-/** The budget for a measured context state (the window from the model it names, env and settings). */
 /** Log each fallback the window took once per session; returns the notes to keep in budget.json. */
 export function logWindowNotes(env: BudgetEnv, context: ContextState | undefined, saved: BudgetFile | undefined): string[] {
   const known = new Set(saved?.notes ?? []);
@@ -61,8 +60,12 @@ export function logWindowNotes(env: BudgetEnv, context: ContextState | undefined
   return [...known, ...notes.filter((n) => !known.has(n))];
 }
 
+/** The budget for a measured context state (the window from the model it names, env and settings). */
 export function budgetFor(env: BudgetEnv, context: ContextState | undefined, saved: BudgetFile | undefined, models: ReadonlyArray<string | undefined>): Budget {
-  const window = sessionWindow({ env: env.env, config: env.config, projectRoot: env.project.root, models: [context?.model, saved?.model, ...models] });
+  const input = windowInput({ env: env.env, config: env.config, projectRoot: env.project.root, models: [context?.model, saved?.model, ...models] });
+  const window = contextWindow(input);
+  // Claude Code compacts by its own window, whatever ours is configured to.
+  const claudeWindow = contextWindow({ ...input, configured: 0 });
   const { zones, thresholds } = budgetShape(env.config);
   const tokens = context === undefined ? saved?.contextTokens : contextTokens(context);
   const injected = context?.injectedChars;
@@ -73,13 +76,13 @@ export function budgetFor(env: BudgetEnv, context: ContextState | undefined, sav
     ledgerTokens: injected === undefined ? (saved?.ledgerTokens ?? 0) : Math.ceil(injected / CHARS_PER_TOKEN),
     zones,
     thresholds,
-    autoCompactAt: autoCompactAt(window, env.env),
+    autoCompactAt: autoCompactAt(claudeWindow, env.env),
   });
 }
 
 /**
  * Mid-turn: the context at the transcript's end. What a tail read cannot know comes from the last
- * Stop's budget.json (the System zone; the injections, unless one came after the last usage).
+ * Stop's budget.json: the System zone, and the injections before the last usage.
  */
 export async function budgetNow(env: BudgetEnv, sid: string, transcriptPath: string | undefined): Promise<Budget | undefined> {
   const saved = readBudgetFile(env.store, sid, env.log);
@@ -93,14 +96,11 @@ export async function budgetNow(env: BudgetEnv, sid: string, transcriptPath: str
     }
   }
   if (tail === undefined && saved === undefined) return undefined;
+  // The tail counts the injections after the last usage (all of them when it starts at a compaction
+  // boundary); those before it are in the last Stop's measure, unless a compaction came since.
+  const before = tail !== undefined && tail.compactions > 0 ? 0 : (saved?.ledgerTokens ?? 0) * CHARS_PER_TOKEN;
   const context: ContextState | undefined =
-    tail === undefined
-      ? undefined
-      : {
-          ...tail,
-          firstReported: saved?.systemTokens,
-          injectedChars: Math.max(tail.injectedChars ?? 0, (saved?.ledgerTokens ?? 0) * CHARS_PER_TOKEN),
-        };
+    tail === undefined ? undefined : { ...tail, firstReported: saved?.systemTokens, injectedChars: before + (tail.injectedChars ?? 0) };
   return budgetFor(env, context, saved, []);
 }
 

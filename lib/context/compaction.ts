@@ -56,13 +56,20 @@ const steeringCache = z.object({ version: z.literal(STEERING_VERSION), bytes: z.
  * PreCompact's text. One compaction fires PreCompact several times; nothing is added to the
  * transcript between them, so the text is cached by transcript size and printed the same each time.
  */
-export function preCompactSteering(env: PhaseEnv & BudgetEnv, sessionId: string, transcriptPath: string, recallCommand: string): string | undefined {
+export function preCompactSteering(
+  env: PhaseEnv & BudgetEnv,
+  sessionId: string,
+  transcriptPath: string,
+  options: { recallCommand: string; caughtUp: boolean },
+): string | undefined {
   const bytes = statSafe(transcriptPath)?.size ?? -1;
   const file = env.store.path('sessions', sessionId, 'steering.json');
   const cached = env.store.readJson(file, steeringCache);
   if (cached.ok && cached.value.bytes === bytes) return cached.value.text === '' ? undefined : cached.value.text;
   const digest = readSessionDigest({ store: env.store, log: env.log, now: env.now(), projectRoot: env.project.root }, sessionId);
-  const text = digest === undefined ? undefined : steeringText(digest, { recallCommand });
-  env.store.writeJson(file, { version: STEERING_VERSION, bytes, text: text ?? '' });
+  const text = digest === undefined ? undefined : steeringText(digest, { recallCommand: options.recallCommand });
+  // A call that could not catch up (another holds the cursor) may miss the newest facts: its text is
+  // printed but not cached, so the calls after it build their own.
+  if (options.caughtUp) env.store.writeJson(file, { version: STEERING_VERSION, bytes, text: text ?? '' });
   return text;
 }

@@ -54,3 +54,38 @@ export function prioritized(d: SessionDigest, options: { refs: boolean }): Secti
     .map((name) => ({ name, title: TITLES[name](d.phase), lines: lines[name] }))
     .filter((s) => s.lines.length > 0);
 }
+
+/**
+ * Fit sections into `room` characters, newest items first within a section and every section a
+ * few (`passes[0]`) before any gets more (up to `passes[1]`): the ids a header promises are there.
+ * Returns each kept section as its title and `- item` lines, in the sections' order.
+ */
+export function fitSections(
+  sections: readonly Section[],
+  room: number,
+  options: { passes: readonly [number, number]; itemChars: number; blankBefore: boolean },
+): string[] {
+  let used = 0;
+  const kept = sections.map(() => [] as string[]);
+  for (const limit of options.passes) {
+    for (const [i, section] of sections.entries()) {
+      const taken = kept[i] as string[];
+      for (const line of [...section.lines].reverse().slice(taken.length)) {
+        if (taken.length >= limit) break;
+        const text = `- ${clip(line, options.itemChars)}`;
+        const titleCost = taken.length === 0 ? section.title.length + 2 + (options.blankBefore ? 1 : 0) : 0;
+        if (used + text.length + 1 + titleCost > room) break;
+        taken.push(text);
+        used += text.length + 1 + titleCost;
+      }
+    }
+  }
+  const out: string[] = [];
+  for (const [i, section] of sections.entries()) {
+    const taken = kept[i] as string[];
+    if (taken.length > 0) out.push(...(options.blankBefore ? [''] : []), `${section.title}:`, ...taken.reverse());
+  }
+  return out;
+}
+
+export const clip = (t: string, max: number) => (t.length <= max ? t : `${t.slice(0, max - 1)}…`);

@@ -2,7 +2,7 @@
 // (reference §2.4): what to keep word for word for this phase, the decisions and constraints by id,
 // and what may be summarised briefly because L2 holds it. Pure and deterministic: the several
 // PreCompact calls of one compaction print the same text.
-import { prioritized } from './priorities.ts';
+import { fitSections, prioritized } from './priorities.ts';
 import type { SessionDigest } from './session-digest.ts';
 
 export const STEERING_MAX_CHARS = 3_000;
@@ -23,27 +23,8 @@ export function steeringText(d: SessionDigest, options: { recallCommand: string;
     `May be summarised briefly: tool outputs, file contents that were read, and earlier discussion: their full text is archived and \`${options.recallCommand} <words>\` finds it${d.ledgers.length > 0 ? `; phase ledgers: ${d.ledgers.map((l) => `\`${l}\``).join(', ')}` : ''}.`,
   ];
   // Every section gets a few items before any gets more, so the ids the header promises are there.
-  let used = [...head, ...tail].join('\n').length;
-  const kept = sections.map(() => [] as string[]);
-  for (const limit of [FIRST_PASS, PER_SECTION]) {
-    for (const [i, section] of sections.entries()) {
-      const taken = kept[i] as string[];
-      for (const line of section.lines.slice(-PER_SECTION).reverse().slice(taken.length)) {
-        if (taken.length >= limit) break;
-        const text = `- ${clip(line, ITEM_CHARS)}`;
-        const cost = text.length + 1 + (taken.length === 0 ? section.title.length + 2 : 0);
-        if (used + cost > max) break;
-        taken.push(text);
-        used += cost;
-      }
-    }
-  }
-  const out = [...head];
-  for (const [i, section] of sections.entries()) {
-    const taken = kept[i] as string[];
-    if (taken.length > 0) out.push(`${section.title}:`, ...taken.reverse());
-  }
+  const room = max - [...head, ...tail].join('\n').length;
+  const sectionsOut = sections.map((sec) => ({ ...sec, lines: sec.lines.slice(-PER_SECTION) }));
+  const out = [...head, ...fitSections(sectionsOut, room, { passes: [FIRST_PASS, PER_SECTION], itemChars: ITEM_CHARS, blankBefore: false })];
   return [...out, ...tail].join('\n');
 }
-
-const clip = (t: string, max: number) => (t.length <= max ? t : `${t.slice(0, max - 1)}…`);

@@ -12,7 +12,7 @@ export interface StubInput {
   tool: string;
   input: unknown;
   response: unknown;
-  /** The full output text (for a persisted Bash output, read from its file). */
+  /** The full output text as the tool gave it (persisted outputs are never stubbed). */
   text: string;
   /** The full output's size in bytes. */
   bytes: number;

@@ -552,7 +552,7 @@ const VALUE_TOKEN =
 
 /** A named setting with its number ("on port 48213", "a timeout of 45 s", "max 5 retries"). */
 const NAMED_VALUE =
-  /\b(?:port|timeout|ttl|interval|delay|deadline|limit|max(?:imum)?|min(?:imum)?|size|version|retries|attempts|threshold|budget|rate|concurrency|workers?|threads?|batch|buffer|capacity|quota|window|pool|replicas|shards|partitions)\s(?:(?:of|to|=|is|at|set to|:)\s?)?`?v?\d/i;
+  /\b(?:port|timeout|ttl|interval|delay|deadline|limit|max(?:imum)?|min(?:imum)?|size|version|retries|attempts|threshold|budget|rate|concurrency|workers?|threads?|batch|buffer|capacity|quota|window|pool|replicas|shards|partitions)\s(?:(?:of|to|=|is|at|set to|should be|must be|needs to be|will be|:)\s?)?`?v?\d/i;
 /** An assignment in code ("`maxRetries = 5`", "`requestTimeoutMs: 45000`"). */
 const CODE_ASSIGNMENT = /`[\w.$-]{2,60}\s?[:=]\s?[^`]{1,60}`/;
 
@@ -587,8 +587,18 @@ export function userFacts(text: string): Fact[] {
   if (typeof text !== 'string' || text === '') return [];
   const out: Fact[] = [];
   for (const u of units(text)) {
-    const kind = userKind(u) ?? (isValueStatement(u) ? 'value' : undefined);
-    if (kind) out.push({ kind, text: u.text });
+    const kind = userKind(u);
+    if (kind) {
+      out.push({ kind, text: u.text });
+      continue;
+    }
+    // The user choosing between named alternatives ("let's use zod instead of yup") is a decision.
+    const decision = decisionFact(u);
+    if (decision?.rejected !== undefined && decision.rejected.length > 0) {
+      out.push(decision);
+      continue;
+    }
+    if (isValueStatement(u)) out.push({ kind: 'value', text: u.text });
   }
   return dedupe(out);
 }

@@ -98,7 +98,7 @@ export function digestCall(call: {
     const files = filesOf(input);
     if (files.length > 0) digest.files = files.slice(0, 20);
     const change = editChange(input);
-    if (change !== undefined) digest.chg = redactText(change);
+    if (change !== undefined) digest.chg = change;
   }
   if (typeof input.command === 'string') {
     digest.cmd = cut(redactText(input.command.trim()), MAX_COMMAND_CHARS);
@@ -145,13 +145,14 @@ export function editChange(input: Obj): string | undefined {
     while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
     let tail = 0;
     while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+    // Redacted line by line before anything is cut: a cut secret no longer matches its rule.
     const gone = a
       .slice(head, a.length - tail)
-      .map((l) => l.trim())
+      .map((l) => redactText(l.trim()))
       .filter((l) => l !== '');
     const added = b
       .slice(head, b.length - tail)
-      .map((l) => l.trim())
+      .map((l) => redactText(l.trim()))
       .filter((l) => l !== '');
     if (gone.length > 3 || added.length > 3 || added.length === 0) return undefined;
     // Two changes a line apart: the line between them stayed; pair the lines that changed.

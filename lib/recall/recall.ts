@@ -9,6 +9,7 @@ import { kindOrdinal } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { listDir, pathExists, type Store } from '../runtime/store.ts';
+import { pendingJobFor } from '../session/tool-archive.ts';
 import { isEmpty, parseQuery } from './query.ts';
 import { renderResults } from './render.ts';
 import { type RecallResult, refreshForSearch, search } from './search.ts';
@@ -87,8 +88,7 @@ export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CH
   const chunk = findChunk(env.store, ref);
   if (chunk === undefined) {
     // A stubbed large output is chunked by a detached process a moment after its stub names it.
-    const pending = listDir(join(env.store.root, 'jobs')).length > 0;
-    return pending
+    return pendingJobFor(env.store, ref.trim(), chunkHash) !== undefined
       ? `No archived chunk \`${ref}\` yet: large outputs are still being archived. Try again in a few seconds.`
       : `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
   }

@@ -38,3 +38,8 @@ export function claudeProjectDirName(path: string): string {
   for (let i = 0; i < path.length; i++) h = ((h << 5) - h + path.charCodeAt(i)) | 0;
   return `${s.slice(0, 200)}-${Math.abs(h).toString(36)}`;
 }
+
+/** How the user (and Claude) call recall here: a plugin's commands are namespaced (reference §3.2). */
+export function recallCommandFor(env: Env): string {
+  return env.CLAUDE_PLUGIN_ROOT === undefined ? '/recall' : '/context-lifecycle:recall';
+}

@@ -5,13 +5,14 @@
 // process (`ctxl run-job`) archives: the hook never blocks the session on it. So does a large output
 // that is about to be stubbed: its redacted text is spooled into the job file (one write), so it is on
 // disk before the stub names it, and the detached process chunks and indexes it.
+import { join } from 'node:path';
 import { writeChunks } from '../archive/archive-store.ts';
-import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk } from '../archive/chunker.ts';
+import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk, toolPartId } from '../archive/chunker.ts';
 import { cutPoints, readRange } from '../archive/file-parts.ts';
 import { chunkHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
 import { toolOutput } from '../archive/tool-output.ts';
-import { statSafe } from '../runtime/store.ts';
+import { listDir, readTextFile, renamePath, statSafe } from '../runtime/store.ts';
 import type { SessionEnv } from './session-files.ts';
 
 /** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
@@ -28,6 +29,8 @@ interface JobHead {
   projectRoot: string;
   phase: string;
   call: ToolCallHead;
+  /** Starts after the first (a job whose process died is started again by a later Stop). */
+  attempts?: number;
 }
 /** A persisted output: the job reads it from the client's file. */
 export type FileJob = JobHead & { kind: 'tool-output'; file: string };
@@ -78,7 +81,7 @@ export async function archiveToolCall(
   let added = 0;
   for (let i = 0; i < parts.length; i += 8) {
     const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(head, redactText(text), [i + k + 1, parts.length], meta, ctx));
-    added += writeChunks(env.store, sessionId, batch, { hash: ctx.hash }).added;
+    added += writeChunks(env.store, sessionId, batch, { hash: ctx.hash, fullOutput: true }).added;
     await new Promise((resolve) => setImmediate(resolve));
   }
   return { chunks: added, deferred: false, parts: parts.length };
@@ -94,7 +97,10 @@ export async function archiveFile(env: SessionEnv, job: Omit<FileJob, 'version' 
   let written = 0;
   for (const [i, start] of cuts.entries()) {
     const text = redactText(readRange(job.file, start, cuts[i + 1] ?? size));
-    written += writeChunks(env.store, job.sessionId, [toolPartChunk(job.call, text, [i + 1, cuts.length], meta, ctx)], { hash: ctx.hash }).added;
+    written += writeChunks(env.store, job.sessionId, [toolPartChunk(job.call, text, [i + 1, cuts.length], meta, ctx)], {
+      hash: ctx.hash,
+      fullOutput: true,
+    }).added;
     // Let timers (the hook's deadline) run between parts.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -114,7 +120,7 @@ export async function archiveSpooled(env: SessionEnv, job: TextJob): Promise<{ w
   let written = 0;
   for (let i = 0; i < parts.length; i += 8) {
     const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(job.call, text, [i + k + 1, parts.length], meta, ctx));
-    written += writeChunks(env.store, job.sessionId, batch, { hash: ctx.hash }).added;
+    written += writeChunks(env.store, job.sessionId, batch, { hash: ctx.hash, fullOutput: true }).added;
   }
   return { written, parts: parts.length };
 }
@@ -127,16 +133,70 @@ function chunkContext(env: SessionEnv, sessionId: string, phase: string | undefi
   return { session: sessionId, project: env.project.root, phase: phase ?? 'unknown', now: env.now().toISOString(), hash };
 }
 
+/** A job untouched this long is taken for dead (its process crashed or never started). */
+const STALE_JOB_MS = 60_000;
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Start again the jobs of a session whose process died; after three starts a job is set aside as
+ * `<file>.bad-<time>`. Stop calls it: most turns find the folder empty.
+ */
+export async function retryStaleJobs(env: SessionEnv, sessionId: string, cliPath: string): Promise<number> {
+  const dir = env.store.path('jobs');
+  let started = 0;
+  for (const name of listDir(dir)) {
+    if (!name.startsWith(`${sessionId}-`) || !name.endsWith('.json')) continue;
+    const file = join(dir, name);
+    const mtime = statSafe(file)?.mtimeMs;
+    if (mtime === undefined || env.now().getTime() - mtime < STALE_JOB_MS) continue;
+    let job: ArchiveJob;
+    try {
+      job = JSON.parse(readTextFile(file) ?? '') as ArchiveJob;
+    } catch {
+      continue; // the job process may be removing it right now
+    }
+    const attempts = (job.attempts ?? 0) + 1;
+    if (attempts > MAX_ATTEMPTS) {
+      renamePath(file, `${file}.bad-${env.now().toISOString().replace(/[:.]/g, '-')}`);
+      env.log.warn(`archive job ${file} failed ${MAX_ATTEMPTS} times; set aside`);
+      continue;
+    }
+    env.store.writeJson(file, { ...job, attempts });
+    await spawnJob(env, file, job, cliPath);
+    started += 1;
+  }
+  return started;
+}
+
+/** The job that holds a ref's output while it waits to be archived, if any. */
+export function pendingJobFor(store: SessionEnv['store'], ref: string, hash: (s: string) => string): string | undefined {
+  const dir = store.path('jobs');
+  for (const name of listDir(dir)) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const job = JSON.parse(readTextFile(join(dir, name)) ?? '') as ArchiveJob;
+      if (toolPartId(hash, job.sessionId, job.call.toolUseId, 0) === ref) return join(dir, name);
+    } catch {}
+  }
+  return undefined;
+}
+
 export const jobFile = (store: SessionEnv['store'], sessionId: string, toolUseId: string) => store.path('jobs', `${sessionId}-${toolUseId}.json`);
 
 /** Write the job next to the session's files and start `node <cli> run-job <file>` detached. */
 async function startJob(env: SessionEnv, job: ArchiveJob, cliPath: string): Promise<void> {
-  // Loaded only here: every other PostToolUse call would pay for child_process at startup.
-  const { spawn } = await import('node:child_process');
   const file = jobFile(env.store, job.sessionId, job.call.toolUseId);
   env.store.writeJson(file, job);
-  // A small heap keeps the job's memory bounded by one part (116 MB of output: 77 MB peak RSS).
-  const child = spawn(process.execPath, ['--max-old-space-size=48', '--max-semi-space-size=4', cliPath, 'run-job', file], {
+  await spawnJob(env, file, job, cliPath);
+}
+
+async function spawnJob(env: SessionEnv, file: string, job: ArchiveJob, cliPath: string): Promise<void> {
+  // Loaded only here: every other PostToolUse call would pay for child_process at startup.
+  const { spawn } = await import('node:child_process');
+  // A small heap keeps a file job's memory bounded by one part (116 MB of output: 77 MB peak RSS);
+  // a spooled job holds its whole text (the client's Read and Grep outputs are bounded).
+  const heap = job.kind === 'tool-output' ? 48 : 192;
+  const child = spawn(process.execPath, [`--max-old-space-size=${heap}`, '--max-semi-space-size=4', cliPath, 'run-job', file], {
     detached: true,
     stdio: 'ignore',
     env: process.env,

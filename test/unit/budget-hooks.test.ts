@@ -4,7 +4,7 @@
 // hysteresis, reset by a compaction) and at L2→L3 writes the ledger and promotes decisions; PreCompact
 // prints its steering text; SessionStart(compact) injects the brief within the Ledger zone.
 // Fills are set through the usage of the transcript's assistant lines (see helpers/budget.ts).
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BudgetSession, budgetSession, jsonOut, numberedLines, SYSTEM_TOKENS, textOfSize, tokensAt, WINDOW } from './helpers/budget.ts';
@@ -103,6 +103,33 @@ describe('PostToolUse: stubs from L0→L1 on', () => {
     noProblems(t);
   });
 
+  it("a stub longer than the output's first part (long lines) still never replaces it when Stop archives the turn", () => {
+    const t = session();
+    t.prompt('Show me the wide build log.');
+    t.fill(65);
+    // 250-character lines: the stub (head and tail lines) is over 6,000 characters, so its first
+    // piece is longer than the output's first part, which holds the same id.
+    const output = numberedLines(80, 250, 'wide');
+    const { id, stub } = t.post('Bash', { command: 'cat wide.log' }, bash(output));
+    expect(String(stub?.stdout ?? '').length).toBeGreaterThan(6_000);
+    t.say('Looked at it.');
+    t.stop();
+    const parts = t.toolParts(id);
+    expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(output);
+    expect(parts.some((p) => p.text.includes('output shortened in context'))).toBe(false);
+    noProblems(t);
+  });
+
+  it('a Grep output the client would persist itself (over 20,000 characters) is not stubbed', () => {
+    const t = session();
+    t.prompt('Find the handlers.');
+    t.fill(80);
+    const content = numberedLines(400, 60, 'src/api.ts:1:match');
+    const { out } = t.post('Grep', { pattern: 'match', output_mode: 'content' }, { mode: 'content', numFiles: 1, filenames: [], content, numLines: 400 });
+    expect(out).toBeUndefined();
+    noProblems(t);
+  });
+
   it('a 5 KB output is left alone at 65% (under 8 KB) and stubbed at 80% (over 3 KB)', () => {
     const t = session();
     t.prompt('Run the linter.');
@@ -186,16 +213,17 @@ describe('PostToolUse: stubs from L0→L1 on', () => {
     const t = session();
     t.prompt('Find the fetch calls.');
     t.fill(70);
-    const lines = Array.from({ length: 400 }, (_, i) => `src/module${i % 25}.ts:${i + 1}:  const res = await fetch(url${i}, { method: 'GET' });`);
+    // 200 lines (~14 KB): under the 20,000 characters above which the client persists Grep itself.
+    const lines = Array.from({ length: 200 }, (_, i) => `src/module${i % 25}.ts:${i + 1}:  const res = await fetch(url${i}, { method: 'GET' });`);
     const content = lines.join('\n');
     const grep = { pattern: 'fetch\\(', path: 'src', output_mode: 'content', '-n': true };
-    const { stub } = t.post('Grep', grep, { mode: 'content', numFiles: 25, filenames: [], content, numLines: 400 });
+    const { stub } = t.post('Grep', grep, { mode: 'content', numFiles: 25, filenames: [], content, numLines: 200 });
     expect(Object.keys(stub ?? {}).sort()).toEqual(['content', 'filenames', 'mode', 'numFiles', 'numLines']);
     expect(stub).toMatchObject({ mode: 'content', numFiles: 25, filenames: [] });
     const text = stub?.content as string;
     expect(text.length).toBeLessThan(content.length / 2);
-    expect(text).toContain('400 matching lines in 25 files');
-    expect(text).toContain('src/module0.ts: 16');
+    expect(text).toContain('200 matching lines in 25 files');
+    expect(text).toContain('src/module0.ts: 8');
     expect(stub?.numLines).toBe(text.split('\n').length);
     expect(refOf(text)).toBeDefined();
 
@@ -767,5 +795,70 @@ describe('stdout discipline', () => {
     const stop = t.stop();
     expect(stop.systemMessage).toContain('L0→L1');
     expect(t.preCompact().stdout).toContain('testing phase');
+  });
+});
+
+describe('archive jobs of stubbed outputs', () => {
+  const jobOf = (t: BudgetSession, toolUseId: string, text: string, attempts?: number) => ({
+    version: 1,
+    kind: 'tool-text',
+    sessionId: t.sid,
+    projectRoot: t.project,
+    phase: 'unknown',
+    call: { toolUseId, name: 'Read', input: { file_path: join(t.project, 'big.ts') }, isError: false },
+    text,
+    ...(attempts === undefined ? {} : { attempts }),
+  });
+  const age = (file: string, ms: number) => {
+    const then = new Date(Date.now() - ms);
+    utimesSync(file, then, then);
+  };
+  const waitFor = async (check: () => boolean, ms = 10_000) => {
+    const until = Date.now() + ms;
+    while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    return check();
+  };
+
+  it('a job whose process died is started again by the next Stop, and its ref then resolves', async () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    t.stop();
+    const jobs = join(t.data, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    const file = join(jobs, `${t.sid}-toolu_dead_job_1.json`);
+    const text = numberedLines(300, 60, 'spooled');
+    writeFileSync(file, JSON.stringify(jobOf(t, 'toolu_dead_job_1', text)));
+    // Fresh: a job that may still be running is left alone.
+    t.say('Still reading.');
+    t.stop();
+    expect(existsSync(file)).toBe(true);
+    age(file, 5 * 60_000);
+    t.say('Done reading.');
+    t.stop();
+    expect(await waitFor(() => !existsSync(file))).toBe(true);
+    expect(
+      t
+        .toolParts('toolu_dead_job_1')
+        .map((p) => p.text.slice(p.text.indexOf('\n\n') + 2))
+        .join('\n'),
+    ).toBe(text);
+  });
+
+  it('a job that failed three times is set aside, not retried forever', () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    t.stop();
+    const jobs = join(t.data, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    const file = join(jobs, `${t.sid}-toolu_bad_job_1.json`);
+    writeFileSync(file, JSON.stringify(jobOf(t, 'toolu_bad_job_1', 'x', 3)));
+    age(file, 5 * 60_000);
+    t.say('Next.');
+    t.stop();
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(jobs).some((n) => n.startsWith(`${t.sid}-toolu_bad_job_1.json.bad-`))).toBe(true);
+    expect(readLog(t.data).some((l) => l.msg.includes('failed 3 times; set aside'))).toBe(true);
   });
 });

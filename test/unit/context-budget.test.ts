@@ -128,6 +128,15 @@ describe('computeBudget: zones', () => {
   });
 });
 
+describe('computeBudget: a configured window smaller than the one Claude Code compacts by', () => {
+  it("keeps the Buffer at its share: Claude Code's headroom is measured from its own, larger window", () => {
+    const b = computeBudget(input({ window: 50_000, contextTokens: 14_000, systemTokens: 8_000, ledgerTokens: 1_000, autoCompactAt: 167_000 }));
+    expect(b.zones.buffer.size).toBe(7_500);
+    expect(b.zones.working.size).toBe(29_500); // 50K − 7.5K buffer − 8K System (over its 5K) − 5K Ledger
+    expect(b.level).toBe(0);
+  });
+});
+
 describe('computeBudget and levelFor: levels at their exact thresholds', () => {
   it.each([
     [79_999, 0],

@@ -318,3 +318,23 @@ describe('value facts: sentences that set a concrete value', () => {
     },
   );
 });
+
+describe('userFacts: the user choosing between named alternatives', () => {
+  it.each([
+    ["Let's use zod instead of yup.", 'zod', ['yup']],
+    ['We should go with pnpm rather than npm.', 'pnpm', ['npm']],
+  ])('%s is a decision with what it rejected', (text, chosen, rejected) => {
+    const facts = userFacts(text);
+    expect(facts.map((f) => f.kind)).toEqual(['decision']);
+    expect(facts[0]?.chosen).toBe(chosen);
+    expect(facts[0]?.rejected).toEqual(rejected);
+  });
+
+  it('a choice without an alternative stays out (it would be read as an order, not a decision)', () => {
+    expect(userFacts("Let's use zod.").filter((f) => f.kind === 'decision')).toEqual([]);
+  });
+
+  it('a setting the user names with its value is a value', () => {
+    expect(userFacts('The retry limit should be 5.').map((f) => f.kind)).toEqual(['value']);
+  });
+});

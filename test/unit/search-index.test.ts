@@ -682,9 +682,9 @@ describe('incremental refresh', () => {
     await refreshIndex(store, log);
     expect(refsOf(await find(store, log, planted(200)))).toEqual([stub.id]);
 
-    // The full output of the same tool call lands later (longer text: writeChunks rewrites it).
+    // The full output of the same tool call lands later (its writer says so: writeChunks rewrites it).
     const full = { ...stub, text: `full output of the command, much longer than the stub ${planted(210)} and more words` };
-    expect(writeChunks(store, 'sess-a', [full]).updated).toBe(1);
+    expect(writeChunks(store, 'sess-a', [full], { fullOutput: true }).updated).toBe(1);
     expect(await refreshIndex(store, log)).toEqual({ indexed: 1, complete: true });
     expect(refsOf(await find(store, log, planted(210)))).toEqual([stub.id]);
     expect(await find(store, log, planted(200))).toEqual([]);
