@@ -55,7 +55,7 @@ runHook({
 
     const head = { toolUseId, name: input.tool_name, input: input.tool_input, isError: false };
     const cliPath = join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs');
-    // A large output about to be stubbed is spooled (redacted, one write) for a detached process to
+    // An output over 128 K characters is spooled (redacted, one write) for a detached process to
     // chunk: chunking 1 MB here would cost the session ~300 ms on this one tool call.
     let r: Awaited<ReturnType<typeof archiveToolCall>>;
     try {
@@ -63,7 +63,7 @@ runHook({
         ctx,
         sid,
         { ...head, response: input.tool_response },
-        { minBytes: stubbing ? 0 : ctx.config.archiveToolOutputBytes, cliPath, ...(stubbing ? { spoolAbove: INLINE_TEXT_CHARS } : {}) },
+        { minBytes: stubbing ? 0 : ctx.config.archiveToolOutputBytes, cliPath, spoolAbove: INLINE_TEXT_CHARS },
       );
     } catch (error) {
       // A full disk or an unwritable archive is not a bug of ours: the model keeps the full output,

@@ -1,7 +1,7 @@
 // The workspace and the inputs: a temp folder with a git project, Claude-Code-style transcripts and one
 // CTXL_HOME per scenario. A scenario knows its hook file, its stdin, how to put its state back before
 // a run (outside the timed region) and how to check afterwards that the run did the real work.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { restore, snapshot } from './home-state.mjs';
 import { processProblem, runNode } from './proc.mjs';
@@ -73,6 +73,13 @@ function scenario(ws, { id, label, hook, sid, input, desc, reset, check }) {
     check: (r) => processProblem(r) ?? check?.(s, r),
   };
   return s;
+}
+
+/** Block (outside any timed region) until `done()` or the timeout. */
+function waitUntil(done, timeoutMs) {
+  const until = Date.now() + timeoutMs;
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  while (!done() && Date.now() < until) Atomics.wait(cell, 0, 0, 25);
 }
 
 const readJson = (file) => {
@@ -286,7 +293,12 @@ export function hookScenarios(ws) {
         duration_ms: 41,
       }),
       // Each run archives the output afresh, as the first (and only) PostToolUse of that call would.
-      reset: (x) => rmSync(join(x.sessionDir, 'archived'), { recursive: true, force: true }),
+      // The detached job that chunks the spooled output runs after the hook has answered; it is let
+      // finish before the next timed run, so its CPU does not slow the runs being measured.
+      reset: (x) => {
+        waitUntil(() => !existsSync(join(x.home, 'jobs')) || readdirSync(join(x.home, 'jobs')).length === 0, 10_000);
+        rmSync(join(x.sessionDir, 'archived'), { recursive: true, force: true });
+      },
       check: (_x, r) => (r.stdout.includes('"updatedToolOutput"') ? undefined : `no stub: ${r.stdout.slice(0, 80)}`),
     }),
   );

@@ -169,13 +169,13 @@ export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
     cli.log.warn(`run-job: cannot read ${file}: ${(error as Error).message}`);
     return false;
   }
-  if (job.version !== 1 || (job.kind !== 'tool-output' && job.kind !== 'tool-text')) {
+  if (job.version !== 1 || (job.kind !== 'tool-output' && job.kind !== 'tool-text' && job.kind !== 'tool-read')) {
     cli.log.warn(`run-job: ${file} is not a job this version knows; left in place`);
     return false;
   }
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
   const added = job.kind === 'tool-output' ? (await archiveFile(env, job)).written : (await archiveSpooled(env, job)).written;
-  cli.log.info(`run-job: archived ${job.kind === 'tool-output' ? job.file : `a spooled ${job.call.name} output`} in ${added} new chunks`);
+  cli.log.info(`run-job: archived ${job.kind === 'tool-text' ? `a spooled ${job.call.name} output` : job.file} in ${added} new chunks`);
   rmSync(file, { force: true });
   return true;
 }

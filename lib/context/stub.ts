@@ -127,16 +127,27 @@ function readStub(s: StubInput, input: Obj, response: Obj): Stub | undefined {
 /** Top-level declarations and headings with their line numbers, so a targeted Read can follow. */
 function outlineOf(lines: readonly string[], startLine: number): string[] {
   const out: string[] = [];
-  const decl =
-    /^(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|class|interface|type|enum|const|let|var|def|fn|func|struct|impl|trait|module|namespace)\s+[A-Za-z_$][\w$]*|^#{1,3}\s+\S|^(?:pub\s+)?(?:fn|struct|enum|trait|impl)\b|^\s{0,4}(?:public|private|protected)\s+(?:static\s+)?[\w<>[\]]+\s+\w+\s*\(/;
   let found = 0;
-  for (const [i, line] of lines.entries()) {
-    if (i < HEAD_LINES || !decl.test(line)) continue;
+  for (let i = HEAD_LINES; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!isDeclaration(line)) continue;
     found += 1;
     if (out.length < OUTLINE_LINES) out.push(`  ${startLine + i}: ${clip(line.trim(), 120)}`);
   }
   if (found > out.length) out.push(`  … ${found - out.length} more`);
   return out;
+}
+
+const TOP_DECLARATION =
+  /^(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|class|interface|type|enum|const|let|var|def|fn|func|struct|impl|trait|module|namespace)\s+[A-Za-z_$][\w$]*|^#{1,3}\s+\S|^(?:pub\s+)?(?:fn|struct|enum|trait|impl)\b/;
+const MEMBER_DECLARATION = /^\s{0,4}(?:public|private|protected)\s+(?:static\s+)?[\w<>[\]]+\s+\w+\s*\(/;
+
+/** Most lines of a large file are neither: a look at the first character spares the regexes. */
+function isDeclaration(line: string): boolean {
+  const c = line.charCodeAt(0);
+  if (c === 32) return line.includes('(') && MEMBER_DECLARATION.test(line); // indented: class members only
+  const letterOrHash = (c >= 97 && c <= 122) || c === 35 || (c >= 65 && c <= 90);
+  return letterOrHash && TOP_DECLARATION.test(line);
 }
 
 function grepStub(s: StubInput, input: Obj, response: Obj): Stub | undefined {

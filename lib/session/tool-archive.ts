@@ -36,7 +36,12 @@ interface JobHead {
 export type FileJob = JobHead & { kind: 'tool-output'; file: string };
 /** An in-memory output: the job holds its redacted text. */
 export type TextJob = JobHead & { kind: 'tool-text'; text: string };
-export type ArchiveJob = FileJob | TextJob;
+/**
+ * A Read: its text is the file's, so the job reads the lines again and checks them against the
+ * hash of what the tool returned (nothing of it is copied, in clear or redacted, by the hook).
+ */
+export type ReadJob = JobHead & { kind: 'tool-read'; file: string; startLine: number; lines: number; hash: string };
+export type ArchiveJob = FileJob | TextJob | ReadJob;
 
 export async function archiveToolCall(
   env: SessionEnv,
@@ -68,6 +73,19 @@ export async function archiveToolCall(
     return { chunks: r.written, deferred: false, parts: r.parts };
   }
   if (options.spoolAbove !== undefined && options.cliPath !== undefined && out.text.length > options.spoolAbove) {
+    const read = readSource(call);
+    if (read !== undefined) {
+      const job: ReadJob = {
+        version: JOB_VERSION,
+        kind: 'tool-read',
+        ...headJob(env, sessionId, options.phase),
+        call: redactedHead(head),
+        ...read,
+        hash: chunkHash(out.text),
+      };
+      await startJob(env, job, options.cliPath);
+      return { chunks: 0, deferred: true, parts: textParts(out.text).length, spooled: true };
+    }
     const text = redactText(out.text);
     const job: TextJob = { version: JOB_VERSION, kind: 'tool-text', ...headJob(env, sessionId, options.phase), call: redactedHead(head), text };
     await startJob(env, job, options.cliPath);
@@ -112,11 +130,46 @@ const textParts = (text: string) => splitText(text, Math.max(PART_CHARS, Math.ce
 
 const redactedHead = (head: ToolCallHead): ToolCallHead => ({ ...head, input: JSON.parse(redactText(JSON.stringify(head.input ?? null))) as unknown });
 
-/** Archive a spooled output (already redacted) part by part: the detached half of a stubbed output. */
-export async function archiveSpooled(env: SessionEnv, job: TextJob): Promise<{ written: number; parts: number }> {
+/** Where a Read's text came from: its file, first line and line count (undefined for anything else). */
+function readSource(call: ToolCallHead & { response: unknown }): { file: string; startLine: number; lines: number } | undefined {
+  if (call.name !== 'Read') return undefined;
+  const r = call.response as { type?: unknown; file?: { filePath?: unknown; startLine?: unknown; numLines?: unknown } } | null;
+  const f = r?.file;
+  if (r?.type !== 'text' || typeof f?.filePath !== 'string' || typeof f.numLines !== 'number') return undefined;
+  return { file: f.filePath, startLine: typeof f.startLine === 'number' ? f.startLine : 1, lines: f.numLines };
+}
+
+/** A Read job's text: the same lines of the file, and whether they are still what the tool returned. */
+export function readJobText(job: ReadJob): { text: string; same: boolean } | undefined {
+  const whole = readTextFile(job.file);
+  if (whole === undefined) return undefined;
+  const text = whole
+    .split('\n')
+    .slice(job.startLine - 1, job.startLine - 1 + job.lines)
+    .join('\n');
+  return { text, same: chunkHash(text) === job.hash };
+}
+
+/**
+ * Archive a spooled output part by part: the detached half of a stubbed output. A spooled text is
+ * already redacted; a Read's lines are read again, split as the hook split them, then redacted.
+ */
+export async function archiveSpooled(env: SessionEnv, job: TextJob | ReadJob): Promise<{ written: number; parts: number }> {
   const ctx = chunkContext(env, job.sessionId, job.phase, chunkHash);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
-  const parts = textParts(job.text);
+  let parts: string[];
+  if (job.kind === 'tool-text') parts = textParts(job.text);
+  else {
+    const read = readJobText(job);
+    if (read === undefined) {
+      env.log.warn(`archive job: ${job.file} is gone; the Read ${job.call.toolUseId} could not be archived`);
+      return { written: 0, parts: 0 };
+    }
+    // Edited in the second since it was read (rare): archived as it is now, and said so.
+    if (!read.same) env.log.warn(`archive job: ${job.file} changed since Read ${job.call.toolUseId}; archived as it is now`);
+    const note = read.same ? '' : '[context-lifecycle] The file changed between the Read and its archiving; this is its text a moment later.\n';
+    parts = textParts(`${note}${read.text}`).map(redactText);
+  }
   let written = 0;
   for (let i = 0; i < parts.length; i += 8) {
     const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(job.call, text, [i + k + 1, parts.length], meta, ctx));
@@ -203,5 +256,5 @@ async function spawnJob(env: SessionEnv, file: string, job: ArchiveJob, cliPath:
   });
   child.on('error', (error) => env.log.warn(`could not start the archive job ${file}`, error));
   child.unref();
-  env.log.info(`archiving ${job.kind === 'tool-output' ? job.file : `a ${job.text.length}-character ${job.call.name} output`} in the background (${file})`);
+  env.log.info(`archiving ${job.kind === 'tool-text' ? `a ${job.text.length}-character ${job.call.name} output` : job.file} in the background (${file})`);
 }

@@ -798,6 +798,48 @@ describe('stdout discipline', () => {
   });
 });
 
+describe('a large Read is archived from its file by a detached job', () => {
+  const read = (file: string, content: string) => {
+    const n = content.split('\n').length;
+    return { type: 'text', file: { filePath: file, content, numLines: n, startLine: 1, totalLines: n } };
+  };
+
+  it('the job reads the same lines again and archives them whole; the hook copies nothing of them', async () => {
+    const t = session();
+    t.prompt('Read the generated module.');
+    t.fill(70);
+    const file = join(t.project, 'generated.ts');
+    const content = numberedLines(3_000, 60, 'const generatedValue =');
+    writeFileSync(file, content);
+    const { stub, id } = t.post('Read', { file_path: file }, read(file, content));
+    expect(String((stub?.file as Obj | undefined)?.content)).toContain('[context-lifecycle] Read');
+    // The job file names the file and a hash: no text of it.
+    const jobs = readdirSync(join(t.data, 'jobs'));
+    for (const name of jobs) expect(readFileSync(join(t.data, 'jobs', name), 'utf8')).not.toContain('const generatedValue');
+    await t.jobsDone();
+    const parts = t.toolParts(id);
+    expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(content);
+    noProblems(t);
+  });
+
+  it('a file edited before the job ran is archived as it is then, and says so', async () => {
+    const t = session();
+    t.prompt('Read the generated module.');
+    t.fill(70);
+    const file = join(t.project, 'generated.ts');
+    const content = numberedLines(3_000, 60, 'const generatedValue =');
+    writeFileSync(file, content);
+    // Changed on disk before the hook (and so before its job) runs: what the tool returned is gone.
+    writeFileSync(file, content.replace('const generatedValue', 'const editedValue'));
+    const { id } = t.post('Read', { file_path: file }, read(file, content));
+    await t.jobsDone();
+    const parts = t.toolParts(id);
+    expect(parts[0]?.text).toContain('The file changed between the Read and its archiving');
+    expect(parts.map((p) => p.text).join('\n')).toContain('const editedValue');
+    expect(readLog(t.data).some((l) => String(l.msg).includes('changed since Read'))).toBe(true);
+  });
+});
+
 describe('archive jobs of stubbed outputs', () => {
   const jobOf = (t: BudgetSession, toolUseId: string, text: string, attempts?: number) => ({
     version: 1,
