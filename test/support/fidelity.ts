@@ -17,6 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { prng } from '../unit/helpers/prng.ts';
 import { hookProblems } from './debug-log.ts';
 import { MockAnthropic, type RecordedRequest, type Turn, type TurnRequest, text, toolUse } from './mock-anthropic.ts';
 import { baseEnv, type ClaudeResult, makeSandbox, type ProcessResult, REPO_ROOT, runClaude, runProcess, type Sandbox } from './run-claude.ts';
@@ -92,17 +93,6 @@ export function modelText(r: RecordedRequest | undefined): string {
 // ---------------------------------------------------------------------------------------------
 // The sandbox project: a small TypeScript HTTP-client library, generated from a seeded PRNG so both
 // variants (and every run) see the same bytes. Module names and vocabulary avoid every planted key.
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
