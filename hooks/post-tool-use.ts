@@ -1,7 +1,8 @@
 // PostToolUse: append a compact record of the tool call to the session's event log, with its digest
 // for the phase tracker (signal, files, command, test result, tasks); archive a large output to L2 at
 // once; and, once the Working zone passes L0→L1, replace a large Bash/Read/Grep output in context with
-// an L1 stub whose ref brings the full text back. The stub is returned only after L2 holds the text.
+// an L1 stub whose ref brings the full text back. The stub is returned only once the full text is
+// on disk: in L2, or in the job that archives it.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { archiveDir } from '../lib/archive/archive-store.ts';
@@ -55,8 +56,8 @@ runHook({
 
     const head = { toolUseId, name: input.tool_name, input: input.tool_input, isError: false };
     const cliPath = join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs');
-    // An output over 128 K characters is spooled (redacted, one write) for a detached process to
-    // chunk: chunking 1 MB here would cost the session ~300 ms on this one tool call.
+    // An output over 128 K characters goes to a job that a detached process archives (a Read by its
+    // file and a hash, anything else redacted): chunking 1 MB here would cost this tool call ~300 ms.
     let r: Awaited<ReturnType<typeof archiveToolCall>>;
     try {
       r = await archiveToolCall(
@@ -74,8 +75,8 @@ runHook({
     ctx.log.debug(`archived a ${event.outBytes}-byte ${input.tool_name} output: ${r.deferred ? 'in the background' : `${r.chunks} chunks`}`);
     if (!stubbing || budget === undefined || out === undefined || (r.deferred && r.spooled !== true)) return undefined;
     const ref = toolPartId(chunkHash, sid, toolUseId, 0);
-    // No stub unless the full text is on disk (archived, or spooled for the archive): a failed write
-    // leaves the model the full output.
+    // No stub unless the full text is on disk (archived, or its job written): a failed write leaves
+    // the model the full output.
     const held = r.spooled === true ? pathExists(jobFile(ctx.store, sid, toolUseId)) : pathExists(join(archiveDir(ctx.store, sid), `${ref}.md`));
     if (!held) {
       ctx.log.warn(`no stub for ${input.tool_name} ${toolUseId}: its archive is missing`);

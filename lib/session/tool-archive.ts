@@ -2,9 +2,10 @@
 // Claude Code's 2 KB preview of it. Small outputs wait for Stop, which archives them from the
 // transcript. Chunk ids match what Stop derives for the same tool call, so nothing is stored twice.
 // A persisted output too big for the hook's deadline goes to a job file that a detached one-shot
-// process (`ctxl run-job`) archives: the hook never blocks the session on it. So does a large output
-// that is about to be stubbed: its redacted text is spooled into the job file (one write), so it is on
-// disk before the stub names it, and the detached process chunks and indexes it.
+// process (`ctxl run-job`) archives: the hook never blocks the session on it. So does an in-memory
+// output over 128 K characters: a Read's job names its file, line range and a hash of the lines (the
+// job reads them again), anything else is spooled redacted into the job file. Either way it is on
+// disk before a stub names it, and the detached process chunks and indexes it.
 import { join } from 'node:path';
 import { writeChunks } from '../archive/archive-store.ts';
 import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk, toolPartId } from '../archive/chunker.ts';
@@ -247,7 +248,7 @@ async function spawnJob(env: SessionEnv, file: string, job: ArchiveJob, cliPath:
   // Loaded only here: every other PostToolUse call would pay for child_process at startup.
   const { spawn } = await import('node:child_process');
   // A small heap keeps a file job's memory bounded by one part (116 MB of output: 77 MB peak RSS);
-  // a spooled job holds its whole text (the client's Read and Grep outputs are bounded).
+  // a Read or spooled job holds its whole text (the client's Read and Grep outputs are bounded).
   const heap = job.kind === 'tool-output' ? 48 : 192;
   const child = spawn(process.execPath, [`--max-old-space-size=${heap}`, '--max-semi-space-size=4', cliPath, 'run-job', file], {
     detached: true,
