@@ -18,6 +18,7 @@ export const SID = {
   postToolUse: '0b7a9c1e-3333-4d2e-9a51-5e55a0000003',
   postToolUseFailure: '0b7a9c1e-4444-4d2e-9a51-5e55a0000004',
   postToolUseStub: '0b7a9c1e-3434-4d2e-9a51-5e55a0000034',
+  postToolUseBig: '0b7a9c1e-3535-4d2e-9a51-5e55a0000035',
   preCompact: '0b7a9c1e-5555-4d2e-9a51-5e55a0000005',
   stop: '0b7a9c1e-6666-4d2e-9a51-5e55a0000006',
   sessionEnd: '0b7a9c1e-7777-4d2e-9a51-5e55a0000007',
@@ -268,6 +269,50 @@ export function hookScenarios(ws) {
   const bigLines = [];
   for (let i = 0; bigLines.join('\n').length < 1024 * KB; i++) bigLines.push(...bashStdout(100 + i, 4 * KB).split('\n'));
   const bigContent = bigLines.join('\n').slice(0, 1024 * KB);
+  // The file the Read returned: its archive job reads the lines again from it.
+  writeFileSync(join(ws.project, 'lib', 'big.ts'), bigContent);
+  const bigRead = (sid, toolUseId) =>
+    base(ws, sid, 'PostToolUse', {
+      ...toolBase,
+      tool_name: 'Read',
+      tool_input: { file_path: join(ws.project, 'lib', 'big.ts') },
+      tool_use_id: toolUseId,
+      tool_response: {
+        type: 'text',
+        file: {
+          filePath: join(ws.project, 'lib', 'big.ts'),
+          content: bigContent,
+          numLines: bigContent.split('\n').length,
+          startLine: 1,
+          totalLines: bigContent.split('\n').length,
+        },
+      },
+      duration_ms: 41,
+    });
+  // The detached job that archives the output runs after the hook has answered; it is let finish
+  // before the next timed run, so its CPU does not slow the runs being measured.
+  const jobsDone = (x) => waitUntil(() => !existsSync(join(x.home, 'jobs')) || readdirSync(join(x.home, 'jobs')).length === 0, 10_000);
+  // The same 1 MB Read below L0→L1: archived (by a job), no stub. The difference is what stubbing costs.
+  const lowSid = SID.postToolUseBig;
+  writeFileSync(
+    join(ws.transcripts, `${lowSid}.jsonl`),
+    `${JSON.stringify({ ...usageLine, sessionId: lowSid, message: { ...usageLine.message, usage: { ...usageLine.message.usage, cache_read_input_tokens: 20_000 } } })}\n`,
+  );
+  list.push(
+    scenario(ws, {
+      id: 'post-tool-use-big',
+      label: 'PostToolUse (1 MB Read, no stub)',
+      hook: 'post-tool-use',
+      sid: lowSid,
+      desc: 'Read of 1 MB at ~0% of the Working zone: archived by a job, no stub',
+      input: bigRead(lowSid, 'toolu_01A9bench00000000000000bg'),
+      reset: (x) => {
+        jobsDone(x);
+        rmSync(join(x.sessionDir, 'archived'), { recursive: true, force: true });
+      },
+      check: (_x, r) => (r.stdout.trim() === '' ? undefined : `unexpected stdout: ${r.stdout.slice(0, 80)}`),
+    }),
+  );
   list.push(
     scenario(ws, {
       id: 'post-tool-use-stub',
@@ -275,28 +320,10 @@ export function hookScenarios(ws) {
       hook: 'post-tool-use',
       sid: stubSid,
       desc: 'Read of 1 MB at ~70% of the Working zone: archived and stubbed',
-      input: base(ws, stubSid, 'PostToolUse', {
-        ...toolBase,
-        tool_name: 'Read',
-        tool_input: { file_path: join(ws.project, 'lib', 'big.ts') },
-        tool_use_id: 'toolu_01A9bench00000000000000st',
-        tool_response: {
-          type: 'text',
-          file: {
-            filePath: join(ws.project, 'lib', 'big.ts'),
-            content: bigContent,
-            numLines: bigContent.split('\n').length,
-            startLine: 1,
-            totalLines: bigContent.split('\n').length,
-          },
-        },
-        duration_ms: 41,
-      }),
+      input: bigRead(stubSid, 'toolu_01A9bench00000000000000st'),
       // Each run archives the output afresh, as the first (and only) PostToolUse of that call would.
-      // The detached job that chunks the spooled output runs after the hook has answered; it is let
-      // finish before the next timed run, so its CPU does not slow the runs being measured.
       reset: (x) => {
-        waitUntil(() => !existsSync(join(x.home, 'jobs')) || readdirSync(join(x.home, 'jobs')).length === 0, 10_000);
+        jobsDone(x);
         rmSync(join(x.sessionDir, 'archived'), { recursive: true, force: true });
       },
       check: (_x, r) => (r.stdout.includes('"updatedToolOutput"') ? undefined : `no stub: ${r.stdout.slice(0, 80)}`),
