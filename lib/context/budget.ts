@@ -48,13 +48,18 @@ export interface Budget {
   autoCompactAt: number;
 }
 
+const SYSTEM_CAP_PERCENT = 35;
+
 export function computeBudget(input: BudgetInput): Budget {
   const window = Math.max(1, input.window);
   const pct = (p: number) => Math.round((window * p) / 100);
   const context = Math.max(0, input.contextTokens ?? 0);
   // The buffer is at least what Claude Code keeps free before it compacts, so L2→L3 fires first.
   const buffer = Math.max(pct(input.zones.buffer), window - input.autoCompactAt);
-  const systemTokens = Math.min(context, input.systemTokens ?? Math.min(context, pct(input.zones.system)));
+  // A first request larger than any system prompt (a forked session's copied history) is not all
+  // System: at most 35% of the window counts as such.
+  const measuredSystem = input.systemTokens === undefined ? undefined : Math.min(input.systemTokens, pct(SYSTEM_CAP_PERCENT));
+  const systemTokens = Math.min(context, measuredSystem ?? Math.min(context, pct(input.zones.system)));
   const ledgerTokens = Math.min(Math.max(0, context - systemTokens), Math.max(0, input.ledgerTokens));
   const systemSize = Math.max(pct(input.zones.system), systemTokens);
   const ledgerSize = Math.max(pct(input.zones.ledger), ledgerTokens);

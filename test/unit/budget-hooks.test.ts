@@ -891,3 +891,24 @@ describe('archive jobs of stubbed outputs', () => {
     expect(readLog(t.data).some((l) => l.msg.includes('failed 3 times; set aside'))).toBe(true);
   });
 });
+
+describe('/recall stats and ctxl status show the zones', () => {
+  it('after a Stop at 80%, /recall stats lists the four zones with the level, and ctxl status --json has them', () => {
+    const t = session();
+    t.prompt('Start.');
+    t.say('Started.'); // the first request (20K tokens): System is measured from it
+    t.stop();
+    t.prompt('Where are we?');
+    t.fill(80);
+    t.say('Here.');
+    t.stop();
+    const out = jsonOut(t.run('user-prompt-expansion', { hook_event_name: 'UserPromptExpansion', command_name: 'recall', command_args: 'stats' }));
+    const text = String((out?.hookSpecificOutput as Obj | undefined)?.additionalContext);
+    expect(text).toContain('Context budget (as of the last turn):');
+    expect(text).toMatch(/Working +[\d,]+ of 127,000 tokens \(80%\) · level L1→L2/);
+    const status = runCli(['status', '--json', '--session', t.sid, '--cwd', t.project], t.env, t.project);
+    expect(status.status).toBe(0);
+    const report = JSON.parse(status.stdout) as { budget: { level: number; levelName: string; zones: { working: { size: number } } } };
+    expect(report.budget).toMatchObject({ level: 2, levelName: 'L1→L2', zones: { working: { size: 127_000 } } });
+  });
+});

@@ -137,6 +137,14 @@ describe('computeBudget: a configured window smaller than the one Claude Code co
   });
 });
 
+describe('computeBudget: a first request larger than any system prompt', () => {
+  it('counts at most 35% of the window as System (a forked session starts with its history)', () => {
+    const b = computeBudget(input({ contextTokens: 150_000, systemTokens: 121_000 }));
+    expect(b.zones.system.tokens).toBe(70_000);
+    expect(b.zones.working.tokens).toBe(80_000);
+  });
+});
+
 describe('computeBudget and levelFor: levels at their exact thresholds', () => {
   it.each([
     [79_999, 0],
