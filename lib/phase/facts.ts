@@ -552,7 +552,9 @@ const VALUE_TOKEN =
 
 /** A named setting with its number ("on port 48213", "a timeout of 45 s", "max 5 retries"). */
 const NAMED_VALUE =
-  /\b(?:port|timeout|ttl|interval|delay|deadline|limit|max(?:imum)?|min(?:imum)?|size|version|retries|attempts|threshold|budget|rate|concurrency|workers?|threads?|batch|buffer|capacity|quota|window|pool|replicas|shards|partitions)\s(?:(?:of|to|=|is|at|set to|should be|must be|needs to be|will be|:)\s?)?`?v?\d/i;
+  /\b(?:port|timeout|ttl|interval|delay|backoff|deadline|limit|max(?:imum)?|min(?:imum)?|size|version|retries|attempts|threshold|budget|rate|concurrency|workers?|threads?|batch|buffer|capacity|quota|window|pool|replicas|shards|partitions)\s(?:(?:of|to|=|is|at|set to|should be|must be|needs to be|will be|:)\s?)?`?v?\d/i;
+/** A change to an amount with its unit ("switch the backoff to 250 ms", "lower it to 50%"). */
+const TO_AMOUNT = /\bto\s+\d[\d_,.]*\s?(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hours?|days?|%|[kmgt]i?b|bytes?|px)(?![\w])/i;
 /** An assignment in code ("`maxRetries = 5`", "`requestTimeoutMs: 45000`"). */
 const CODE_ASSIGNMENT = /`[\w.$-]{2,60}\s?[:=]\s?[^`]{1,60}`/;
 
@@ -562,7 +564,7 @@ const WORK_COUNT =
 function isValueStatement(u: Unit): boolean {
   const p = u.plain;
   if (p.length < 8 || p.length > MAX_TEXT || p.endsWith('?') || QUESTION_START.test(p)) return false;
-  if (!VALUE_VERB.test(p) && !NAMED_VALUE.test(p) && !CODE_ASSIGNMENT.test(u.text)) return false;
+  if (!VALUE_VERB.test(p) && !NAMED_VALUE.test(p) && !TO_AMOUNT.test(p) && !CODE_ASSIGNMENT.test(u.text)) return false;
   // A digit, a version, a backticked name or a path (the markdown text keeps the backticks); a count
   // of work done ("updated 3 files", "step 2") is not a value.
   const text = u.text.replace(WORK_COUNT, ' ');

@@ -337,4 +337,15 @@ describe('userFacts: the user choosing between named alternatives', () => {
   it('a setting the user names with its value is a value', () => {
     expect(userFacts('The retry limit should be 5.').map((f) => f.kind)).toEqual(['value']);
   });
+
+  it.each(["Switch the retry backoff to 250 ms while you're at it.", 'Lower the cache TTL to 30 s.', 'Bring the sample rate down to 5%.'])(
+    'a change to an amount with its unit is a value: %s',
+    (text) => {
+      expect(userFacts(text).map((f) => f.kind)).toEqual(['value']);
+    },
+  );
+
+  it.each(['Go to 3 places and check.', 'Updated 3 files to 2 lines.'])('a count of things is not a value: %s', (text) => {
+    expect(userFacts(text).filter((f) => f.kind === 'value')).toEqual([]);
+  });
 });
