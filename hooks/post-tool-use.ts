@@ -10,7 +10,7 @@ import { toolPartId } from '../lib/archive/chunker.ts';
 import { chunkHash } from '../lib/archive/hash.ts';
 import { toolOutput } from '../lib/archive/tool-output.ts';
 import { budgetNow } from '../lib/context/budget-store.ts';
-import { buildStub, STUBBABLE_TOOLS } from '../lib/context/stub.ts';
+import { buildStub, stubbable } from '../lib/context/stub.ts';
 import { digestToolCall } from '../lib/phase/observe.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { recallCommandFor } from '../lib/runtime/paths.ts';
@@ -20,19 +20,22 @@ import { eventsFile } from '../lib/session/session-files.ts';
 import { archiveToolCall, INLINE_TEXT_CHARS, jobFile } from '../lib/session/tool-archive.ts';
 import { toolEvent } from '../lib/session/tool-event.ts';
 
-/** Outputs Claude Code itself shows as a 2 KB preview (reference §11.1): a stub would not be smaller. */
-function previewedByClient(tool: string, out: { persistedPath?: string; text: string }): boolean {
-  return out.persistedPath !== undefined || (tool === 'Grep' && out.text.length > GREP_INLINE_CHARS);
-}
-const GREP_INLINE_CHARS = 20_000;
-
 runHook({
   event: 'PostToolUse',
   schema: postToolUseInput,
   handler: async (input, ctx) => {
     const sid = input.session_id;
+    // The output's text, once: the event, the archive and the stub all read it.
+    const out = toolOutput(input.tool_response);
     const event = toolEvent(
-      { tool: input.tool_name, toolUseId: input.tool_use_id, input: input.tool_input, response: input.tool_response, durationMs: input.duration_ms },
+      {
+        tool: input.tool_name,
+        toolUseId: input.tool_use_id,
+        input: input.tool_input,
+        response: input.tool_response,
+        durationMs: input.duration_ms,
+        output: out,
+      },
       ctx.now(),
     );
     // The phase digest rides on the event line: no lock here; the next hook that needs the phase folds it.
@@ -42,16 +45,13 @@ runHook({
     const toolUseId = input.tool_use_id;
     if (toolUseId === undefined) return undefined;
 
-    // A subagent's context is not the session's window; an output the client persists already
-    // reaches the model as a 2 KB preview: neither is stubbed.
-    // The tighter threshold applies from L1→L2 on; whichever is smaller is the least ever stubbed.
+    // A subagent's context is not the session's window: its calls are never stubbed. The tighter
+    // threshold applies from L1→L2 on; whichever is smaller is the least ever stubbed.
     const least = Math.min(ctx.config.stubMinBytes, ctx.config.stubMinBytesTight);
-    const out = event.outBytes >= least ? toolOutput(input.tool_response) : undefined;
-    const candidate =
-      ctx.config.stubs && input.agent_id === undefined && STUBBABLE_TOOLS.has(input.tool_name) && out !== undefined && !previewedByClient(input.tool_name, out);
+    const candidate = ctx.config.stubs && input.agent_id === undefined && event.outBytes >= least && stubbable(input.tool_name, out);
     const budget = candidate ? await budgetNow(ctx, sid, input.transcript_path) : undefined;
     const minStub = budget === undefined || budget.level === 0 ? Number.POSITIVE_INFINITY : budget.level === 1 ? ctx.config.stubMinBytes : least;
-    const stubbing = out !== undefined && event.outBytes >= minStub;
+    const stubbing = event.outBytes >= minStub;
     if (event.outBytes < ctx.config.archiveToolOutputBytes && !stubbing) return undefined;
 
     const head = { toolUseId, name: input.tool_name, input: input.tool_input, isError: false };
@@ -64,7 +64,7 @@ runHook({
         ctx,
         sid,
         { ...head, response: input.tool_response },
-        { minBytes: stubbing ? 0 : ctx.config.archiveToolOutputBytes, cliPath, spoolAbove: INLINE_TEXT_CHARS },
+        { minBytes: stubbing ? 0 : ctx.config.archiveToolOutputBytes, cliPath, spoolAbove: INLINE_TEXT_CHARS, output: out },
       );
     } catch (error) {
       // A full disk or an unwritable archive is not a bug of ours: the model keeps the full output,
@@ -73,7 +73,7 @@ runHook({
       return undefined;
     }
     ctx.log.debug(`archived a ${event.outBytes}-byte ${input.tool_name} output: ${r.deferred ? 'in the background' : `${r.chunks} chunks`}`);
-    if (!stubbing || budget === undefined || out === undefined || (r.deferred && r.spooled !== true)) return undefined;
+    if (!stubbing || budget === undefined || (r.deferred && r.spooled !== true)) return undefined;
     const ref = toolPartId(chunkHash, sid, toolUseId, 0);
     // No stub unless the full text is on disk (archived, or its job written): a failed write leaves
     // the model the full output.

@@ -25,6 +25,7 @@ runHook({
       sessionId: input.session_id,
       stopHookActive: input.stop_hook_active === true,
       recallCommand: recallCommandFor(ctx.env),
+      cursor: result?.cursor,
     });
     const advice = measured?.advice;
     if (advice === undefined) return undefined;

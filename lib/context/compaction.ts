@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { type PhaseEnv, writeLedgers } from '../phase/ledgers.ts';
 import { budgetShape } from '../runtime/config.ts';
 import { statSafe } from '../runtime/store.ts';
-import { readCursor } from '../session/session-files.ts';
+import { readCursor, type SavedCursor } from '../session/session-files.ts';
 import { type Advice, adviceFor } from './advice.ts';
 import { adviseCrossing, type Budget } from './budget.ts';
 import { type BudgetEnv, budgetFor, logWindowNotes, readBudgetFile, saveBudgetFile } from './budget-store.ts';
@@ -20,11 +20,13 @@ export interface StopAdviceInput {
   /** Stop while Claude already continues for a Stop hook: never ask for another turn. */
   stopHookActive: boolean;
   recallCommand: string;
+  /** The cursor Stop's catch-up just saved (read from disk when the catch-up was skipped). */
+  cursor?: SavedCursor | undefined;
 }
 
 /** Measure after Stop's catch-up, save budget.json, and advise once per crossing. */
 export async function stopBudget(env: PhaseEnv & BudgetEnv, input: StopAdviceInput): Promise<{ budget: Budget; advice?: Advice } | undefined> {
-  const cursor = readCursor(env.store, input.sessionId, env.log, env.now());
+  const cursor = input.cursor ?? readCursor(env.store, input.sessionId, env.log, env.now());
   if (cursor === undefined) return undefined;
   const saved = readBudgetFile(env.store, input.sessionId, env.log);
   const budget = budgetFor(env, cursor.context, saved, []);

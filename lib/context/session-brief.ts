@@ -4,15 +4,15 @@
 // Claude Code diverts longer hook text to a file). It repeats nothing Claude Code restores itself
 // (CLAUDE.md, its auto memory): only what this plugin alone knows.
 import { join } from 'node:path';
-import { dedupe, duration, testLine } from '../phase/ledger.ts';
-import { type FactRecord, hasPhases, ledgerDir, type PhaseFile, readFacts, readPhaseFile, readProjectSessions, shownSpans } from '../phase/phase-store.ts';
-import { decisionChain, decisionLine } from '../recall/views.ts';
+import { dedupe, testLine } from '../phase/ledger.ts';
+import { type FactRecord, hasPhases, ledgerDir, type PhaseFile, readFacts, readPhaseFile, readProjectSessions } from '../phase/phase-store.ts';
+import { decisionLine } from '../recall/views.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
+import { liveDecisions, timelineOf } from './session-digest.ts';
 
 export const MAX_INJECT_CHARS = 9_500;
 const CHARS_PER_TOKEN = 4;
-const DECISION_TAIL_BYTES = 16 * 1024;
 
 export interface BriefEnv {
   store: Store;
@@ -36,9 +36,7 @@ interface Focus {
 /** The brief, or undefined when there is nothing to say yet (a new project). */
 export function sessionBrief(env: BriefEnv): string | undefined {
   const focus = focusSession(env);
-  // The newest part of the log is enough for the latest decisions (a later line can supersede an
-  // earlier one, never the reverse); the whole log of a long-lived project costs ~20 ms to parse.
-  const chain = decisionChain(env.store, env.projectRoot, env.log, DECISION_TAIL_BYTES).filter((d) => d.supersededBy === undefined);
+  const chain = liveDecisions(env.store, env.projectRoot, env.log);
   if (focus === undefined && chain.length === 0) return undefined;
   const facts = focus === undefined ? [] : readFacts(env.store, focus.session, env.log);
   const sections: string[][] = [];
@@ -58,7 +56,7 @@ export function sessionBrief(env: BriefEnv): string | undefined {
   }
   if (chain.length > 0) sections.push(['Recent decisions (newest first):', ...chain.slice(0, 8).map(decisionLine)]);
   if (focus !== undefined) {
-    const line = timelineLine(focus.file, env.now.toISOString());
+    const line = timelineOf(focus.file, env.now.toISOString());
     if (line !== '') sections.push([`Timeline: ${line}`]);
     const latest = latestLedger(env.store, focus.session, focus.file);
     if (latest !== undefined) sections.push([`Latest ledger: \`${latest}\``]);
@@ -107,14 +105,6 @@ function pendingItems(file: PhaseFile, facts: readonly FactRecord[]): string[] {
   const recent = facts.filter((f) => (f.kind === 'next-step' || f.kind === 'open-item') && f.n >= last - 1);
   for (const f of dedupe(recent).slice(-6)) out.push(f.text);
   return out.slice(0, 10);
-}
-
-function timelineLine(file: PhaseFile, now: string): string {
-  const spans = shownSpans(file);
-  return spans
-    .slice(-8)
-    .map((s) => `${s.phase} ${duration(s.start, s.end ?? now)}${s.end === undefined ? ' (now)' : ''}`)
-    .join(' → ');
 }
 
 function latestLedger(store: Store, session: string, file: PhaseFile): string | undefined {

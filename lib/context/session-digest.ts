@@ -6,7 +6,7 @@ import { chunkHash } from '../archive/hash.ts';
 import { decisionId, dedupe, duration, testLine } from '../phase/ledger.ts';
 import { type FactRecord, ledgerDir, type PhaseFile, readFacts, readPhaseFile, shownSpans } from '../phase/phase-store.ts';
 import type { TestRecord } from '../phase/span-work.ts';
-import { decisionChain } from '../recall/views.ts';
+import { type DecisionView, decisionChain } from '../recall/views.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
 
@@ -55,7 +55,7 @@ export function readSessionDigest(env: { store: Store; log: Logger; now: Date; p
   const facts = readFacts(env.store, sessionId, env.log);
   if (file === undefined && facts.length === 0) return undefined;
   // Decisions of earlier sessions still hold: the newest few of the project's log come along.
-  const chain = decisionChain(env.store, env.projectRoot, env.log, DECISION_TAIL_BYTES).filter((d) => d.supersededBy === undefined);
+  const chain = liveDecisions(env.store, env.projectRoot, env.log);
   return digestOf(file, facts, chain, env.now.toISOString(), (n) => {
     const ref = file?.ledgers[String(n)];
     return ref === undefined ? undefined : (ref.l3 ?? join(ledgerDir(env.store, sessionId), ref.file));
@@ -152,7 +152,16 @@ function failuresOf(tests: readonly TestRecord[]): string[] {
   return [...new Set(out)].slice(-MAX_ITEMS);
 }
 
-function timelineOf(file: PhaseFile, now: string): string {
+/**
+ * The project's decisions still in force, newest first, from the newest part of the log (a later
+ * line can supersede an earlier one, never the reverse; a long-lived project's whole log costs ~20 ms).
+ */
+export function liveDecisions(store: Store, projectRoot: string, log: Logger): DecisionView[] {
+  return decisionChain(store, projectRoot, log, DECISION_TAIL_BYTES).filter((d) => d.supersededBy === undefined);
+}
+
+/** "planning 5m → implementation 20m (now)": the last eight shown spans. */
+export function timelineOf(file: PhaseFile, now: string): string {
   return shownSpans(file)
     .slice(-8)
     .map((s) => `${s.phase} ${duration(s.start, s.end ?? now)}${s.end === undefined ? ' (now)' : ''}`)

@@ -7,6 +7,17 @@ import { parseTestOutput } from '../phase/test-results.ts';
 
 /** Tools whose output shape is known (verified with 2.1.332); edits are never stubbed. */
 export const STUBBABLE_TOOLS = new Set(['Bash', 'Read', 'Grep']);
+/** Over this, Claude Code shows a Grep result as a 2 KB preview itself (reference §11.1). */
+const GREP_INLINE_CHARS = 20_000;
+
+/**
+ * Whether a tool's output may be stubbed at all: a known shape, and not one the client already shows
+ * as a 2 KB preview (a persisted Bash output, a large Grep), where a stub would not be smaller.
+ */
+export function stubbable(tool: string, out: { persistedPath?: string; text: string }): boolean {
+  if (!STUBBABLE_TOOLS.has(tool) || out.persistedPath !== undefined) return false;
+  return !(tool === 'Grep' && out.text.length > GREP_INLINE_CHARS);
+}
 
 export interface StubInput {
   tool: string;

@@ -12,7 +12,7 @@ import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartCh
 import { cutPoints, readRange } from '../archive/file-parts.ts';
 import { chunkHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
-import { toolOutput } from '../archive/tool-output.ts';
+import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
 import { listDir, readTextFile, renamePath, statSafe } from '../runtime/store.ts';
 import type { SessionEnv } from './session-files.ts';
 
@@ -48,9 +48,9 @@ export async function archiveToolCall(
   env: SessionEnv,
   sessionId: string,
   call: ToolCallHead & { response: unknown },
-  options: { minBytes: number; phase?: string; cliPath?: string; spoolAbove?: number },
+  options: { minBytes: number; phase?: string; cliPath?: string; spoolAbove?: number; output?: ToolOutput },
 ): Promise<{ chunks: number; deferred: boolean; parts: number; spooled?: boolean }> {
-  const out = toolOutput(call.response);
+  const out = options.output ?? toolOutput(call.response);
   if (out.bytes < options.minBytes) return { chunks: 0, deferred: false, parts: 0 };
   const head: ToolCallHead = { toolUseId: call.toolUseId, name: call.name, input: call.input, isError: call.isError };
   const persisted = out.persistedPath === undefined ? undefined : statSafe(out.persistedPath);
@@ -141,7 +141,7 @@ function readSource(call: ToolCallHead & { response: unknown }): { file: string;
 }
 
 /** A Read job's text: the same lines of the file, and whether they are still what the tool returned. */
-export function readJobText(job: ReadJob): { text: string; same: boolean } | undefined {
+function readJobText(job: ReadJob): { text: string; same: boolean } | undefined {
   const whole = readTextFile(job.file);
   if (whole === undefined) return undefined;
   const text = whole

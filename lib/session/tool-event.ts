@@ -1,7 +1,7 @@
 // The compact record PostToolUse appends to a session's event log: what ran, on which files, how it
 // ended, how big it was. Pure; the command is redacted and cut so the log stays small and clean.
 import { redactText } from '../archive/redact.ts';
-import { toolOutput } from '../archive/tool-output.ts';
+import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
 import { filesOf } from '../transcript/tool-input.ts';
 
 export const TOOL_EVENT_VERSION = 1;
@@ -36,6 +36,8 @@ export interface ToolCall {
   /** Set for PostToolUseFailure. */
   error?: unknown;
   interrupted?: boolean | undefined;
+  /** The response's text, when the caller already has it (PostToolUse): not computed again. */
+  output?: ToolOutput;
 }
 
 export function toolEvent(call: ToolCall, now: Date): ToolEvent {
@@ -47,7 +49,7 @@ export function toolEvent(call: ToolCall, now: Date): ToolEvent {
     tool: call.tool,
     ok: call.error === undefined,
     inBytes: byteLength(call.input),
-    outBytes: outputSize(call.response),
+    outBytes: outputSize(call.response, call.output),
   };
   if (call.toolUseId !== undefined) event.id = call.toolUseId;
   const files = filesOf(input);
@@ -62,8 +64,8 @@ export function toolEvent(call: ToolCall, now: Date): ToolEvent {
 }
 
 /** What the tool produced, in bytes of text (as archived); the JSON size for structured-only results. */
-export function outputSize(response: unknown): number {
-  const text = toolOutput(response).bytes;
+export function outputSize(response: unknown, output: ToolOutput = toolOutput(response)): number {
+  const text = output.bytes;
   return text > 0 || !isObj(response) ? text : byteLength(response);
 }
 
