@@ -70,6 +70,8 @@ for (const file of hookFiles) {
   await build({ ...common, entryPoints: [`hooks/${file}`], outfile: `${staging}/${name}.mjs`, define: { __CTXL_HOOK_TIMEOUT_MS__: String(timeout) } });
 }
 await build({ ...common, entryPoints: ['lib/cli/main.ts'], outfile: `${staging}/cli.mjs`, banner: { js: '#!/usr/bin/env node' } });
+// The CLI's ingest counts index terms on a worker thread; the worker is its own small bundle.
+await build({ ...common, entryPoints: ['lib/index/segment-worker.ts'], outfile: `${staging}/segment-worker.mjs` });
 
 mkdirSync('dist', { recursive: true });
 const built = new Set(readdirSync(staging));

@@ -21,6 +21,7 @@ export function measureIngest(corpus, { rounds }) {
   const totalBytes = sum(corpus.map((f) => f.bytes));
   const results = [];
   let lastHome;
+  const homes = [];
   const problems = [];
   for (let round = 0; round < rounds; round++) {
     const home = mkdtempSync(join(tmpdir(), 'ctxl-bench-ingest-'));
@@ -67,12 +68,14 @@ export function measureIngest(corpus, { rounds }) {
     log(
       `  ingest round ${round + 1}/${rounds}: ingest ${Math.round(one.ingestMs)} ms + index ${Math.round(one.recall.ms)} ms, baseline ${Math.round(one.baselineMs)} ms`,
     );
-    if (lastHome !== undefined) rmSync(lastHome, { recursive: true, force: true });
+    // Data dirs are deleted after the last round: a deletion's disk work (discards, journal) would
+    // run into the next round's file creation and slow it down.
+    homes.push(home);
     lastHome = home;
   }
   // Disk figure for this corpus, from the last round's archive.
   const disk = { ...archiveUse(lastHome), transcripts: duFiles(corpus.map((f) => f.path)) };
-  rmSync(lastHome, { recursive: true, force: true });
+  for (const h of homes) rmSync(h, { recursive: true, force: true });
 
   const mbps = (bytes, ms) => bytes / 1e6 / (ms / 1000);
   const byPart = (pred) => {

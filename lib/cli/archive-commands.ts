@@ -7,6 +7,7 @@ import { listChunkIds } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
+import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-client.ts';
 import { catchUpWithPhase } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { replayPhases } from '../phase/replay.ts';
@@ -52,13 +53,23 @@ async function transcriptIdentity(file: string): Promise<{ sessionId?: string; c
   return found;
 }
 
+/** Chunks of one transcript that start the segment worker (fewer are indexed faster than it starts). */
+const SEGMENT_WORKER_CHUNKS = 512;
+
+interface SegmentWorkerSlot {
+  worker?: SegmentWorker | undefined;
+  started?: boolean;
+}
+
 export async function ingestFiles(cli: CliEnv, files: readonly string[], options: { cwd?: string | undefined; ledgers?: boolean }): Promise<IngestSummary> {
   const touched = new Set<string>();
   let added = 0;
   const writer = deferredWriter((file, text) => writeFileAtomic(file, text));
+  const segments: SegmentWorkerSlot = {};
   try {
-    added = await ingestEach(cli, files, options, touched, writer);
+    added = await ingestEach(cli, files, options, touched, writer, segments);
   } finally {
+    segments.worker?.close();
     for (const failure of writer.close()) cli.log.warn(`archive: could not write ${failure}`);
   }
   if (cli.isTTY && files.length > 0) cli.err('\n');
@@ -73,6 +84,7 @@ async function ingestEach(
   options: { cwd?: string | undefined; ledgers?: boolean },
   touched: Set<string>,
   writer: DeferredWriter,
+  segments: SegmentWorkerSlot,
 ): Promise<number> {
   let added = 0;
   for (const [i, file] of files.entries()) {
@@ -88,7 +100,17 @@ async function ingestEach(
     const project = findProjectRoot(cwd);
     // The chunks written go straight to the index after each transcript (not read back from disk).
     const written = new Map<string, Chunk>();
-    const sink = (_session: string, chunk: Chunk) => written.set(chunk.id, chunk);
+    const sink = (_session: string, chunk: Chunk) => {
+      written.set(chunk.id, chunk);
+      if (segments.worker !== undefined) segments.worker.add(chunk);
+      else if (segments.started !== true && written.size >= SEGMENT_WORKER_CHUNKS) {
+        // Enough chunks that counting their terms on a worker pays for starting it: from here on,
+        // the worker counts while this thread goes on chunking.
+        segments.started = true;
+        segments.worker = startSegmentWorker();
+        for (const c of written.values()) segments.worker?.add(c);
+      }
+    };
     const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer };
     await touchSession(env, { sessionId, cwd, transcriptPath: file });
     if (options.ledgers === true) {
@@ -107,7 +129,7 @@ async function ingestEach(
     const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
     added += result?.archived.added ?? 0;
     touched.add(sessionId);
-    await refreshIndex(cli.store, cli.log, { known: written });
+    await refreshIndex(cli.store, cli.log, { known: written, prebuilt: segments.worker?.encode });
   }
   return added;
 }

@@ -5,7 +5,7 @@ import type { Chunk } from '../archive/chunk-file.ts';
 import { tokenize } from '../archive/keywords.ts';
 import { bucketize, encodeBucket, encodeSegment, type IndexedDoc, POSTING_WIDTH, type Postings } from './segment.ts';
 
-export function docOf(chunk: Chunk, lengths: readonly [number, number, number]): IndexedDoc {
+export function docOf(chunk: IndexInput, lengths: readonly [number, number, number]): IndexedDoc {
   const time = Date.parse(chunk.timestamp);
   return {
     id: chunk.id,
@@ -22,45 +22,54 @@ export function docOf(chunk: Chunk, lengths: readonly [number, number, number]):
 const KEYWORDS_UNIT = 2 ** 20;
 const FILES_UNIT = 2 ** 40;
 
-export class SegmentBuilder {
-  readonly docs: IndexedDoc[] = [];
-  // Terms are numbered as first seen: one map lookup per token, counts in a typed array.
-  private readonly termIds = new Map<string, number>();
-  private readonly termNames: string[] = [];
-  private readonly postings: Postings[] = [];
-  // Per term of the current doc: text + keywords·2^20 + files·2^40, packed in one number.
+/** What the index reads of a chunk (a worker gets this much, not the whole chunk). */
+export type IndexInput = Pick<Chunk, 'id' | 'session' | 'project' | 'type' | 'tool' | 'phase' | 'timestamp' | 'files' | 'keywords' | 'text'>;
+
+/** One doc's terms: ids of a TermCounter, each with text + keywords·2^20 + files·2^40 packed in one number. */
+export interface DocTerms {
+  ids: Int32Array;
+  packed: Float64Array;
+  lengths: [number, number, number];
+}
+
+/**
+ * Tokenizes docs and counts their terms. Terms are numbered as first seen: one map lookup per token,
+ * counts in a typed array. Kept apart from the segment so the counting can run on another thread
+ * (`ctxl ingest`) while the postings are still laid out by the same code.
+ */
+export class TermCounter {
+  readonly names: string[] = [];
+  private readonly ids = new Map<string, number>();
   private counts = new Float64Array(1024);
   private readonly touched: number[] = [];
 
-  get size(): number {
-    return this.docs.length;
-  }
-
-  add(chunk: Chunk): void {
-    const doc = this.docs.length;
+  count(chunk: IndexInput): DocTerms {
     const text = tokenize(chunk.text);
     const keywords = tokenize(chunk.keywords.join(' '));
     const files = tokenize(chunk.files.join(' '));
-    this.count(text, 1);
-    this.count(keywords, KEYWORDS_UNIT);
-    this.count(files, FILES_UNIT);
-    for (const id of this.touched) {
-      const packed = this.counts[id] as number;
+    this.add(text, 1);
+    this.add(keywords, KEYWORDS_UNIT);
+    this.add(files, FILES_UNIT);
+    const n = this.touched.length;
+    const ids = new Int32Array(n);
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const id = this.touched[i] as number;
+      ids[i] = id;
+      packed[i] = this.counts[id] as number;
       this.counts[id] = 0;
-      (this.postings[id] as Postings).push(doc, packed % KEYWORDS_UNIT, Math.floor(packed / KEYWORDS_UNIT) % KEYWORDS_UNIT, Math.floor(packed / FILES_UNIT));
     }
     this.touched.length = 0;
-    this.docs.push(docOf(chunk, [text.length, keywords.length, files.length]));
+    return { ids, packed, lengths: [text.length, keywords.length, files.length] };
   }
 
-  private count(terms: readonly string[], unit: number): void {
+  private add(terms: readonly string[], unit: number): void {
     for (const term of terms) {
-      let id = this.termIds.get(term);
+      let id = this.ids.get(term);
       if (id === undefined) {
-        id = this.termNames.length;
-        this.termIds.set(term, id);
-        this.termNames.push(term);
-        this.postings.push([]);
+        id = this.names.length;
+        this.ids.set(term, id);
+        this.names.push(term);
         if (id >= this.counts.length) {
           const grown = new Float64Array(this.counts.length * 2);
           grown.set(this.counts);
@@ -71,10 +80,48 @@ export class SegmentBuilder {
       this.counts[id] = (this.counts[id] as number) + unit;
     }
   }
+}
+
+export class SegmentBuilder {
+  readonly docs: IndexedDoc[] = [];
+  // Postings by the counter's term id (a shared counter numbers terms this segment may not use).
+  private readonly postings: Postings[] = [];
+
+  constructor(private readonly counter = new TermCounter()) {}
+
+  get size(): number {
+    return this.docs.length;
+  }
+
+  add(chunk: IndexInput): void {
+    const terms = this.counter.count(chunk);
+    this.addCounted(docOf(chunk, terms.lengths), terms);
+  }
+
+  /** A doc whose terms were counted by this builder's counter. */
+  addCounted(doc: IndexedDoc, terms: DocTerms): void {
+    const n = this.docs.length;
+    const { ids, packed } = terms;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      const p = packed[i] as number;
+      let list = this.postings[id];
+      if (list === undefined) {
+        list = [];
+        this.postings[id] = list;
+      }
+      list.push(n, p % KEYWORDS_UNIT, Math.floor(p / KEYWORDS_UNIT) % KEYWORDS_UNIT, Math.floor(p / FILES_UNIT));
+    }
+    this.docs.push(doc);
+  }
 
   encode(): Uint8Array {
     const terms = new Map<string, Postings>();
-    for (const [id, term] of this.termNames.entries()) terms.set(term, this.postings[id] as Postings);
+    const names = this.counter.names;
+    // forEach skips the holes (terms of a shared counter this segment does not use).
+    this.postings.forEach((list, id) => {
+      terms.set(names[id] as string, list);
+    });
     return encodeSegment(
       this.docs,
       bucketize(terms).map(([key, terms]) => [key, encodeBucket(terms)] as const),

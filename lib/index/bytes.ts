@@ -2,7 +2,7 @@
 // first). Postings are small integers (doc gaps, term counts), so most take one byte.
 
 export class ByteWriter {
-  private buf = new Uint8Array(1024);
+  private buf = new Uint8Array(64); // small: a segment has a writer per bucket, most of a few bytes
   length = 0;
 
   private room(n: number): void {

@@ -35,6 +35,8 @@ export interface RefreshOptions {
   waitMs?: number;
   /** Chunks this process just wrote, by id: used instead of reading their files back. */
   known?: ReadonlyMap<string, Chunk>;
+  /** Lays out the segment of these chunks elsewhere (a worker that counted them), or says it cannot. */
+  prebuilt?: ((chunks: readonly Chunk[]) => Uint8Array | undefined) | undefined;
   /** Segments a reader could not decode: rebuild, unless the manifest no longer names them. */
   repair?: readonly string[];
 }
@@ -177,7 +179,7 @@ function addNew(
   const flush = () => {
     if (pending.size > 0) {
       indexed += pending.size;
-      writeSegment(store, m, readers, [...pending.values()]);
+      writeSegment(store, m, readers, [...pending.values()], options.prebuilt);
       pending.clear();
     }
     Object.assign(m.catalogs, offsets);
@@ -195,7 +197,8 @@ function addNew(
     }
     const size = statSafe(catalogFile(store, sessionId))?.size ?? 0;
     const from = m.catalogs[sessionId] ?? 0;
-    const read = readCatalog(store, log, m, sessionId, from, size, pending, options.known, (offset) => {
+    const listed = new Set<string>();
+    const read = readCatalog(store, log, m, sessionId, from, size, pending, listed, options.known, (offset) => {
       // A batch is full (or time is up) in the middle of a session: save what is done so far.
       offsets[sessionId] = offset;
       flush();
@@ -209,7 +212,8 @@ function addNew(
     if (from === 0) {
       // Read from the start (new, reset or rebuilt): chunk files the catalog does not list count too
       // (a catalog lost or cut short). Listed after the catalog was read: nothing falls in between.
-      for (const id of listChunkIds(store, sessionId)) if (!pending.has(id)) addChunk(store, log, sessionId, id, pending, options.known);
+      // Not `pending`: a full batch was written and cleared since.
+      for (const id of listChunkIds(store, sessionId)) if (!listed.has(id)) addChunk(store, log, sessionId, id, pending, options.known);
     }
     if (pending.size >= BATCH_DOCS) flush();
   }
@@ -264,6 +268,7 @@ function readCatalog(
   from: number,
   size: number,
   pending: Map<string, Chunk>,
+  listed: Set<string>,
   known: ReadonlyMap<string, Chunk> | undefined,
   batch: (offset: number) => boolean,
 ): { offset: number; stopped: boolean } {
@@ -284,6 +289,7 @@ function readCatalog(
       const value = (JSON.parse(bytes.toString('utf8', at, nl)) as { id?: unknown }).id;
       if (typeof value === 'string' && sanitizeName(value) === value) id = value;
     } catch {}
+    if (id !== undefined) listed.add(id);
     if (id !== undefined && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
       const stall = m.stalled?.[sessionId];
       const now = Date.now();
@@ -303,9 +309,19 @@ function readCatalog(
 }
 
 /** Write the chunks as a new segment and hide their older copies. */
-function writeSegment(store: Store, m: Manifest, readers: Map<string, SegmentReader>, chunks: readonly Chunk[]): void {
-  const builder = new SegmentBuilder();
-  for (const chunk of chunks) builder.add(chunk);
+function writeSegment(
+  store: Store,
+  m: Manifest,
+  readers: Map<string, SegmentReader>,
+  chunks: readonly Chunk[],
+  prebuilt?: (chunks: readonly Chunk[]) => Uint8Array | undefined,
+): void {
+  let bytes = prebuilt?.(chunks);
+  if (bytes === undefined) {
+    const builder = new SegmentBuilder();
+    for (const chunk of chunks) builder.add(chunk);
+    bytes = builder.encode();
+  }
   const ids = chunks.map((c) => c.id);
   for (const { name } of m.segments) {
     const reader = readers.get(name);
@@ -318,7 +334,7 @@ function writeSegment(store: Store, m: Manifest, readers: Map<string, SegmentRea
     }
     if (hidden.size !== before) m.deleted[name] = [...hidden].sort((a, b) => a - b);
   }
-  addSegment(store, m, readers, builder.encode(), builder.size);
+  addSegment(store, m, readers, bytes, chunks.length);
 }
 
 function addSegment(store: Store, m: Manifest, readers: Map<string, SegmentReader>, bytes: Uint8Array, docs: number): string {

@@ -22,6 +22,7 @@ import {
   type Postings,
   SegmentReader,
 } from '../../lib/index/segment.ts';
+import { startSegmentWorker } from '../../lib/index/segment-worker-client.ts';
 import { parseQuery } from '../../lib/recall/query.ts';
 import { editDistance, type RecallResult, search } from '../../lib/recall/search.ts';
 import { tryLock } from '../../lib/runtime/lock.ts';
@@ -31,6 +32,7 @@ import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
 import { prng } from './helpers/prng.ts';
 import { baseEnv, type RunResult, runCli, runCliAsync } from './helpers/proc.ts';
+import { scriptedTranscript } from './helpers/scripted-transcript.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-index-');
@@ -1032,6 +1034,47 @@ describe('the CLI as concurrent processes', () => {
     expect(log.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
   }, 120_000);
 
+  it('a transcript big enough for the segment worker: ctxl ingest indexes each chunk once, as a rebuild would', () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    const rnd = prng(77);
+    const t = scriptedTranscript('0000000a-aaaa-4bbb-8ccc-dddddddddddd', proj);
+    const words = Array.from({ length: 12 }, (_, i) => planted(900 + i));
+    for (let i = 0; i < 700; i++) {
+      const word = i % 60 === 0 ? ` ${words[i / 60]}` : '';
+      t.user(`step ${i}: ${fillerText(rnd, 12)}${word}`);
+      t.tool('Bash', { command: `npm test -- part${i}` }, `${fillerText(rnd, 40)}\nTests ${i} passed`);
+    }
+    const file = join(root, 'big.jsonl');
+    t.write(file);
+    const ingest = runCli(['ingest', file, '--cwd', proj, '--json'], env, root);
+    expect(ingest.status, ingest.stderr).toBe(0);
+    expect((JSON.parse(ingest.stdout) as { chunksAdded: number }).chunksAdded).toBeGreaterThan(1_000); // past the worker's start
+
+    const recallAll = () =>
+      [...words, 'passed', 'server timeout'].map((w) => {
+        const r = runCli(['recall', '--cwd', proj, '--limit', '20', '--json', '--', w], env, root);
+        expect(r.status, r.stderr).toBe(0);
+        return JSON.parse(r.stdout) as CliRecall;
+      });
+    const log = captureLogger();
+    const store = openStore(data, log);
+    const live = liveIds(store, log);
+    expect(new Set(live).size).toBe(live.length);
+    expect(live.sort()).toEqual(chunkIdsOnDisk(data));
+    const before = recallAll();
+    for (const [i, word] of words.entries()) expect(before[i]?.results.map((x) => x.snippet.includes(word))).toEqual([true]);
+
+    // The same index built on the main thread from the chunk files ranks everything the same.
+    const r = runCli(['reindex', '--all', '--json'], env, root);
+    expect(r.status, r.stderr).toBe(0);
+    expect(recallAll()).toEqual(before);
+    expect(log.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+  }, 60_000);
+
   it('ctxl reindex --all --json after deleting index/ gives the same recall results', () => {
     const root = tempDir();
     const data = join(root, 'data');
@@ -1249,7 +1292,73 @@ describe('review regressions', () => {
     const list = Array.from({ length: 4_100 }, (_, i) => chunk(`big-${i}`, `row ${i} ${i === 4_099 ? planted(730) : 'filler'}`));
     writeChunks(store, 'sess-a', list);
     await refreshIndex(store, log, { maxMergeDocs: 0 });
-    expect(readManifest(data).segments.length).toBeGreaterThan(1); // a segment per batch, not one for the session
+    const manifest = readManifest(data);
+    expect(manifest.segments.length).toBeGreaterThan(1); // a segment per batch, not one for the session
+    // Each chunk once: the chunks of the first batch are not indexed again by the pass over the
+    // session's folder (they would be hidden duplicates, counted in every document frequency).
+    expect(manifest.segments.reduce((n, seg) => n + seg.docs, 0)).toBe(4_100);
+    expect(Object.values(manifest.deleted).flat()).toEqual([]);
+    expect(liveIds(store, log).sort()).toEqual(idsOf(list));
     expect(refsOf(await find(store, log, planted(730)))).toEqual([list[4_099]?.id]);
+  });
+});
+
+describe('the segment worker of ctxl ingest', () => {
+  const WORKER = join(import.meta.dirname, '..', '..', 'dist', 'segment-worker.mjs');
+  const list = (): Chunk[] => [
+    chunk('w-1', 'The server timeout is configured in parseConfigFile; timeouts timeouts.', { keywords: ['parseConfigFile'], files: ['src/config/parse.ts'] }),
+    chunk('w-2', 'Straße naïve café 日本語テキスト and x𝒳yz in one line', { phase: 'planning' }),
+    chunk('w-3', 'npm run build failed with ENOENT', { type: 'tool', tool: 'Bash', files: ['src/zygomorphic.ts'], keywords: ['ENOENT'] }),
+    chunk('w-4', 'summary of the work so far', { type: 'summary', phase: '', timestamp: 'not a time' }),
+    chunk('w-5', 'server server server', { session: 'sess-b', type: 'tool', tool: 'Read', files: ['lib/a.ts', 'lib/b.ts'] }),
+  ];
+  const inThread = (chunks: readonly Chunk[]) => {
+    const builder = new SegmentBuilder();
+    for (const c of chunks) builder.add(c);
+    return Buffer.from(builder.encode());
+  };
+
+  it('lays out the very bytes the main thread would, for any order asked, and twice in a row', () => {
+    const worker = startSegmentWorker(WORKER);
+    expect(worker).toBeDefined();
+    try {
+      const chunks = list();
+      for (const c of chunks) worker?.add(c);
+      const first = [chunks[2], chunks[0], chunks[4]] as Chunk[];
+      expect(Buffer.from(worker?.encode(first) ?? [])).toEqual(inThread(first));
+      const rest = [chunks[3], chunks[1]] as Chunk[];
+      expect(Buffer.from(worker?.encode(rest) ?? [])).toEqual(inThread(rest));
+      // A second file of the same ingest: the worker starts a fresh term dictionary and still agrees.
+      const again = [chunk('w-6', 'render the widget with the new cache'), chunk('w-7', 'widget cache render')];
+      for (const c of again) worker?.add(c);
+      expect(Buffer.from(worker?.encode(again) ?? [])).toEqual(inThread(again));
+    } finally {
+      worker?.close();
+    }
+  });
+
+  it('a chunk written again counts in its newest text; a chunk it never got makes it decline', () => {
+    const worker = startSegmentWorker(WORKER);
+    try {
+      const [a, b] = list() as [Chunk, Chunk];
+      worker?.add(a);
+      const newer = { ...a, text: 'completely different words now' };
+      worker?.add(newer);
+      worker?.add(b);
+      expect(Buffer.from(worker?.encode([newer, b]) ?? [])).toEqual(inThread([newer, b]));
+      const unknown = chunk('w-never', 'never sent to the worker');
+      worker?.add(a);
+      expect(worker?.encode([a, unknown])).toBeUndefined(); // the caller builds this one itself
+      // Declining does not break it: the next segment comes from the worker again.
+      worker?.add(b);
+      expect(Buffer.from(worker?.encode([b]) ?? [])).toEqual(inThread([b]));
+    } finally {
+      worker?.close();
+    }
+  });
+
+  it('without its bundle (running from sources) there is no worker, and nothing fails', () => {
+    expect(startSegmentWorker(join(tempDir(), 'missing.mjs'))).toBeUndefined();
+    expect(startSegmentWorker(undefined)).toBeUndefined();
   });
 });

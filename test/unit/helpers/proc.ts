@@ -6,10 +6,13 @@ import { distDir } from './paths.ts';
 
 export type ProcEnv = Record<string, string>;
 
-/** The hook files in dist/ (everything but the CLI), e.g. `session-start`. */
+/** Bundles in dist/ that are not hooks: the CLI and the worker its ingest starts. */
+export const NOT_HOOKS: ReadonlySet<string> = new Set(['cli.mjs', 'segment-worker.mjs']);
+
+/** The hook files in dist/ (everything but the CLI and its worker), e.g. `session-start`. */
 export function distHooks(): string[] {
   return readdirSync(distDir)
-    .filter((f) => f.endsWith('.mjs') && f !== 'cli.mjs')
+    .filter((f) => f.endsWith('.mjs') && !NOT_HOOKS.has(f))
     .map((f) => f.slice(0, -'.mjs'.length))
     .sort();
 }

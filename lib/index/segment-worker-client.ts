@@ -1,0 +1,117 @@
+// The main thread's side of dist/segment-worker.mjs (see there). Used by `ctxl ingest` only: a
+// worker costs ~20 ms to start, which a hook or a small transcript would not win back. Any failure
+// (no bundle next to this one, a worker that died or does not answer) just means the caller builds
+// the segment itself, as it always could.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { Chunk } from '../archive/chunk-file.ts';
+import type { IndexInput } from './builder.ts';
+import type { SegmentWorkerData, SegmentWorkerReply, SegmentWorkerRequest } from './segment-worker.ts';
+
+/** Chunks sent in one message. */
+const BATCH = 32;
+/** Chunks the worker holds at most (about 2 KB of counts each); more are built by the main thread. */
+const MAX_DOCS = 50_000;
+/** How long a segment may take the worker before the main thread builds it itself. */
+const REPLY_MS = 60_000;
+
+export interface SegmentWorker {
+  /** A chunk as written, to count now. */
+  add(chunk: Chunk): void;
+  /** The segment of these chunks, in this order, or undefined (build it yourself). */
+  encode(chunks: readonly Chunk[]): Uint8Array | undefined;
+  close(): void;
+}
+
+/** The worker bundle beside this one (dist/), or undefined when running from sources. */
+export function segmentWorkerFile(): string | undefined {
+  try {
+    const file = fileURLToPath(new URL('./segment-worker.mjs', import.meta.url));
+    return existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function startSegmentWorker(file = segmentWorkerFile()): SegmentWorker | undefined {
+  if (file === undefined || !existsSync(file)) return undefined;
+  let worker: Worker | undefined;
+  let port: MessagePort;
+  const shared = new SharedArrayBuffer(4);
+  const done = new Int32Array(shared);
+  try {
+    const channel = new MessageChannel();
+    const data: SegmentWorkerData = { state: shared, replies: channel.port2, maxDocs: MAX_DOCS };
+    worker = new Worker(file, { workerData: data, transferList: [channel.port2] });
+    worker.unref();
+    // A worker that failed or exited is not waited for (seen between transcripts; while this thread
+    // waits for a reply, only the reply timeout can tell).
+    worker.on('error', () => stop());
+    worker.on('exit', () => stop());
+    port = channel.port1;
+    port.unref();
+  } catch {
+    return undefined;
+  }
+  let batch: IndexInput[] = [];
+  let seq = 0;
+  const post = (message: SegmentWorkerRequest): boolean => {
+    try {
+      worker?.postMessage(message);
+      return worker !== undefined;
+    } catch {
+      stop();
+      return false;
+    }
+  };
+  const flush = () => {
+    if (batch.length === 0) return;
+    post({ t: 'add', chunks: batch });
+    batch = [];
+  };
+  const stop = () => {
+    void worker?.terminate();
+    worker = undefined;
+  };
+  const reply = (want: number): SegmentWorkerReply | undefined => {
+    const until = Date.now() + REPLY_MS;
+    while (Atomics.load(done, 0) < want) {
+      const left = until - Date.now();
+      if (left <= 0) return undefined;
+      Atomics.wait(done, 0, Atomics.load(done, 0), Math.min(left, 1_000));
+    }
+    for (let tries = 0; tries < 100; tries++) {
+      const got = receiveMessageOnPort(port)?.message as SegmentWorkerReply | undefined;
+      if (got !== undefined && got.seq === want) return got;
+      if (got === undefined) Atomics.wait(done, 0, want, 1); // posted, not yet delivered
+    }
+    return undefined;
+  };
+
+  return {
+    add(chunk) {
+      if (worker === undefined) return;
+      const { id, session, project, type, tool, phase, timestamp, files, keywords, text } = chunk;
+      const input: IndexInput = { id, session, project, type, phase, timestamp, files, keywords, text };
+      if (tool !== undefined) input.tool = tool;
+      batch.push(input);
+      if (batch.length >= BATCH) flush();
+    },
+    encode(chunks) {
+      if (worker === undefined) return undefined;
+      flush();
+      seq += 1;
+      if (!post({ t: 'encode', seq, ids: chunks.map((c) => c.id) })) return undefined;
+      const got = reply(seq);
+      if (got === undefined || got.error !== undefined) {
+        stop(); // late or broken: it would only be waited for again
+        return undefined;
+      }
+      return got.bytes;
+    },
+    close() {
+      stop();
+    },
+  };
+}
