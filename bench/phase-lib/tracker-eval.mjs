@@ -118,10 +118,10 @@ async function load() {
   return { signals: await loadTs('lib/phase/signals.ts'), tracker: await loadTs('lib/phase/tracker.ts') };
 }
 
-/** `{ dev, held, all }` metrics over the labelled sessions (seed 1 unless given). */
-export async function evaluateTracker({ seed = 1 } = {}) {
+/** `{ dev, held, all }` metrics over the labelled sessions (seed 1 unless given; `seeds`: several, pooled). */
+export async function evaluateTracker({ seed = 1, seeds = [seed] } = {}) {
   const modules = await load();
-  const runs = sessions(seed).map((s) => ({ session: s, ...runSession(s, modules) }));
+  const runs = seeds.flatMap((k) => sessions(k)).map((s) => ({ session: s, ...runSession(s, modules) }));
   const of = (half) => metrics(runs.filter((r) => half === undefined || r.session.half === half));
   return { dev: of('dev'), held: of('held'), all: of(undefined) };
 }

@@ -156,11 +156,13 @@ function openRun(state: PhaseState, verdict: Verdict, now: string): Transition {
   const previous = currentSpan(state);
   const run: RecentSignal[] = [];
   let start = now;
+  // Leaving 'unknown' (the session's start), every call so far was the way into the first phase found.
+  const first = previous.phase === 'unknown';
   // The newest signal (the one being observed) is counted by observeTool once the span is open.
   for (let i = state.recent.length - 2; i >= 0; i--) {
     const r = state.recent[i] as RecentSignal;
     if (r.t === undefined || r.t < previous.start) break;
-    if (SUPPORT[verdict.phase].includes(r.k)) {
+    if (first || SUPPORT[verdict.phase].includes(r.k)) {
       run.push(r);
       start = r.t;
     } else if (NEUTRAL[verdict.phase].includes(r.k)) run.push(r);
@@ -386,10 +388,12 @@ function toPlanning(recent: RecentSignal[], phase: Phase, strict: boolean): Verd
   const looks = t.count(...LOOKING);
   if (phase === 'unknown') {
     // The session's first look around is how a task starts: planning (git log included: history is
-    // research). A session that opens on a diff or a PR may be a review: then it takes more reading.
-    const changes = recent.filter(aboutChanges).length;
+    // research). One read says little (a review, a test pass or a design also start by reading): it
+    // takes three looks, or a task list, which is planning by itself. A session that has looked at a
+    // diff or a PR is not planning from reading: it is a review until edits say otherwise.
     const firstLooks = recent.filter((r) => LOOKING.includes(r.k) || r.k === 'todo' || (r.k === 'review-cmd' && !aboutChanges(r))).length;
-    if (firstLooks === 0 || firstLooks + changes < recent.length || (changes > 0 && firstLooks < 3)) return undefined;
+    const todos = recent.filter((r) => r.k === 'todo').length;
+    if (firstLooks < recent.length || (todos === 0 && firstLooks < 3)) return undefined;
     return { phase: 'planning', trigger: 'tools: the session started by reading and searching the code' };
   }
   // Elsewhere reading alone is part of the work; a fresh task list with reading and no edits is re-planning.

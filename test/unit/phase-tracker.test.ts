@@ -321,12 +321,34 @@ describe('phase tracker', () => {
     expect(state.spans).toEqual([{ n: 1, phase: 'unknown', start: at(0), by: 'start', trigger: 'session start', signals: {}, events: 0 }]);
   });
 
-  it('calls the first look around planning', () => {
+  it('calls the first look around planning, from its first call', () => {
     const state = newPhaseState(at(0));
-    const [t] = feed(state, [read(), search(), read()]);
+    expect(feed(state, [read(), search()])).toEqual([]); // a review or a test pass also starts by reading
+    expect(state.phase).toBe('unknown');
+    const [t] = feed(state, [read()], { i: 3 });
     expect(state.phase).toBe('planning');
-    expect(t).toMatchObject({ from: 'unknown', to: 'planning', span: { n: 2, by: 'tools' } });
+    expect(t).toMatchObject({ from: 'unknown', to: 'planning', span: { n: 2, by: 'tools', start: at(1), events: 3 } });
     expect(t?.span.trigger).toMatch(/^tools: .*read/);
+    // A task list is planning at once.
+    const listed = newPhaseState(at(0));
+    expect(feed(listed, [todo()]).map((x) => x.to)).toEqual(['planning']);
+  });
+
+  it('a session that opens on a PR is not planning from the reading that follows: it becomes a review', () => {
+    const state = newPhaseState(at(0));
+    expect(feed(state, [sig('review-cmd', 'gh pr view'), read(), read('money.ts'), search(), read()])).toEqual([]);
+    expect(state.phase).toBe('unknown');
+    const ts = feed(state, [sig('review-cmd', 'git diff main...HEAD')], { i: 6 });
+    expect(ts.map((t) => t.to)).toEqual(['review']);
+    expect(state.spans.at(-1)).toMatchObject({ start: at(1), events: 6 }); // the review began with the PR
+  });
+
+  it('the first phase found from the tools starts with the session: the reading before it was its way in', () => {
+    const state = newPhaseState(at(0));
+    const ts = feed(state, [read('billing.test.ts'), search(), test('fees.test.ts')]);
+    expect(ts.map((t) => t.to)).toEqual(['testing']);
+    expect(state.spans.at(-1)).toMatchObject({ phase: 'testing', start: at(1), events: 3 });
+    expect(state.spans[0]).toMatchObject({ phase: 'unknown', events: 0, end: at(1) });
   });
 
   it('moves to implementation on sustained source edits, and says why', () => {
