@@ -4,6 +4,7 @@
 // sets in parallel, never for a timed figure.
 import { spawn } from 'node:child_process';
 import { childCpuMs, runNode as runNodeTimed } from '../lib/proc.mjs';
+import { NODE_START_ENV } from '../lib/scenarios.mjs';
 
 // CPU time of reaped children: the hook bench's helper (see its comment on accuracy).
 export { childCpuMs };
@@ -62,7 +63,7 @@ export function jsonOut(r) {
 export function childEnv({ home, configDir }) {
   const env = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('CTXL_') || k === 'CLAUDE_CONFIG_DIR' || k === 'NODE_OPTIONS' || k.startsWith('CLAUDE_CODE_')) continue;
+    if (k.startsWith('CTXL_') || k === 'CLAUDE_CONFIG_DIR' || NODE_START_ENV.includes(k) || k.startsWith('CLAUDE_CODE_')) continue;
     env[k] = v;
   }
   env.CTXL_HOME = home;

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { budgetShape, type Config } from '../runtime/config.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Env } from '../runtime/paths.ts';
+import { lazySchema } from '../runtime/schemas.ts';
 import type { Store } from '../runtime/store.ts';
 import { readCursor } from '../session/session-files.ts';
 import { CHARS_PER_TOKEN, type ContextState, contextTokens } from '../transcript/context-size.ts';
@@ -16,29 +17,31 @@ import { autoCompactAt, contextWindow, windowNotes } from './window.ts';
 
 export const BUDGET_FILE_VERSION = 1;
 
-const level = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]);
-const budgetFileSchema = z.object({
-  version: z.literal(BUDGET_FILE_VERSION),
-  t: z.string(),
-  window: z.number(),
-  /** The model the window came from: a later measure without one (a tail read) keeps the window. */
-  model: z.optional(z.string()),
-  contextTokens: z.number(),
-  systemTokens: z.optional(z.number()),
-  ledgerTokens: z.number(),
-  compactions: z.number(),
-  level,
-  /** The highest level announced to the user since the use last fell clear of it. */
-  announced: level,
-  /** Fallbacks already logged for this session (an unknown model, a nonsense override). */
-  notes: z.optional(z.array(z.string())),
-});
-export type BudgetFile = z.infer<typeof budgetFileSchema>;
+const level = () => z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]);
+const budgetFileSchema = lazySchema(() =>
+  z.object({
+    version: z.literal(BUDGET_FILE_VERSION),
+    t: z.string(),
+    window: z.number(),
+    /** The model the window came from: a later measure without one (a tail read) keeps the window. */
+    model: z.optional(z.string()),
+    contextTokens: z.number(),
+    systemTokens: z.optional(z.number()),
+    ledgerTokens: z.number(),
+    compactions: z.number(),
+    level: level(),
+    /** The highest level announced to the user since the use last fell clear of it. */
+    announced: level(),
+    /** Fallbacks already logged for this session (an unknown model, a nonsense override). */
+    notes: z.optional(z.array(z.string())),
+  }),
+);
+export type BudgetFile = z.infer<ReturnType<typeof budgetFileSchema>>;
 
 export const budgetFile = (store: Store, sid: string) => store.path('sessions', sid, 'budget.json');
 
 export function readBudgetFile(store: Store, sid: string, log: Logger): BudgetFile | undefined {
-  const r = store.readJson(budgetFile(store, sid), budgetFileSchema);
+  const r = store.readJson(budgetFile(store, sid), budgetFileSchema());
   if (r.ok) return r.value;
   if (r.reason !== 'missing') log.warn(`budget.json of ${sid} unreadable (${r.reason}); measuring afresh`);
   return undefined;

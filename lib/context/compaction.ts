@@ -4,6 +4,7 @@
 import * as z from 'zod/mini';
 import { type PhaseEnv, writeLedgers } from '../phase/ledgers.ts';
 import { budgetShape } from '../runtime/config.ts';
+import { lazySchema } from '../runtime/schemas.ts';
 import { statSafe } from '../runtime/store.ts';
 import { readCursor, type SavedCursor } from '../session/session-files.ts';
 import { type Advice, adviceFor } from './advice.ts';
@@ -52,7 +53,7 @@ export async function stopBudget(env: PhaseEnv & BudgetEnv, input: StopAdviceInp
 }
 
 const STEERING_VERSION = 1;
-const steeringCache = z.object({ version: z.literal(STEERING_VERSION), bytes: z.number(), text: z.string() });
+const steeringCache = lazySchema(() => z.object({ version: z.literal(STEERING_VERSION), bytes: z.number(), text: z.string() }));
 
 /**
  * PreCompact's text. One compaction fires PreCompact several times; nothing is added to the
@@ -66,7 +67,7 @@ export function preCompactSteering(
 ): string | undefined {
   const bytes = statSafe(transcriptPath)?.size ?? -1;
   const file = env.store.path('sessions', sessionId, 'steering.json');
-  const cached = env.store.readJson(file, steeringCache);
+  const cached = env.store.readJson(file, steeringCache());
   if (cached.ok && cached.value.bytes === bytes) return cached.value.text === '' ? undefined : cached.value.text;
   const digest = readSessionDigest({ store: env.store, log: env.log, now: env.now(), projectRoot: env.project.root }, sessionId);
   const text = digest === undefined ? undefined : steeringText(digest, { recallCommand: options.recallCommand });

@@ -4,14 +4,16 @@
 import * as z from 'zod/mini';
 import type { Env } from './paths.ts';
 
-const logLevel = z.enum(['error', 'warn', 'info', 'debug']);
-const positiveInt = z.number().check(z.int(), z.positive());
-const nonNegativeInt = z.number().check(z.int(), z.nonnegative());
+// Schemas are built when a key is set (a file or the environment names it), not at every hook's
+// start: building them all cost a few ms of each start, and most runs set none.
+const logLevel = () => z.enum(['error', 'warn', 'info', 'debug']);
+const positiveInt = () => z.number().check(z.int(), z.positive());
+const nonNegativeInt = () => z.number().check(z.int(), z.nonnegative());
 
 /** One entry per key: schema, default, env var, and a line for the README table. */
 export const configKeys = {
   disabled: {
-    schema: z.boolean(),
+    schema: () => z.boolean(),
     default: false,
     env: 'CTXL_DISABLE',
     doc: 'Turn every hook into a no-op (the env var is checked first, before any file is read).',
@@ -42,7 +44,7 @@ export const configKeys = {
     doc: 'Tool outputs at least this large are archived to L2 by PostToolUse at once (smaller ones at the end of the turn).',
   },
   sessionStartStatus: {
-    schema: z.boolean(),
+    schema: () => z.boolean(),
     default: true,
     env: 'CTXL_SESSION_START_STATUS',
     doc: 'Inject the one-line status (phase, context use) at session start.',
@@ -54,37 +56,37 @@ export const configKeys = {
     doc: 'Budget of what SessionStart injects (timeline, phase, pending items, decisions); never over 9,500 characters.',
   },
   projectMemory: {
-    schema: z.boolean(),
+    schema: () => z.boolean(),
     default: true,
     env: 'CTXL_PROJECT_MEMORY',
     doc: 'Write phase ledgers and the decision log into the project (L3) as well as the data dir.',
   },
   projectMemoryDir: {
-    schema: z.string().check(
-      z.minLength(1),
-      // Relative, inside the project, and a folder of its own (not the root: "." or "./").
-      z.refine((v) => !v.startsWith('/') && !v.split(/[\\/]/).includes('..') && v.replace(/[\\/.]/g, '') !== '', 'a folder inside the project'),
-    ),
+    schema: () =>
+      z.string().check(
+        z.minLength(1),
+        // Relative, inside the project, and a folder of its own (not the root: "." or "./").
+        z.refine((v) => !v.startsWith('/') && !v.split(/[\\/]/).includes('..') && v.replace(/[\\/.]/g, '') !== '', 'a folder inside the project'),
+      ),
     default: 'docs/memory',
     env: 'CTXL_PROJECT_MEMORY_DIR',
     doc: 'Where L3 goes, relative to the project root.',
   },
   zones: {
-    schema: z
-      .string()
-      .check(z.refine((v) => parsePercents(v, 4) !== undefined && sum(parsePercents(v, 4) ?? []) === 100, 'four whole percentages that sum to 100')),
+    schema: () =>
+      z.string().check(z.refine((v) => parsePercents(v, 4) !== undefined && sum(parsePercents(v, 4) ?? []) === 100, 'four whole percentages that sum to 100')),
     default: '10/10/65/15',
     env: 'CTXL_ZONES',
     doc: 'The four zones as percentages of the window: System/Ledger/Working/Buffer (sum 100).',
   },
   levels: {
-    schema: z.string().check(z.refine((v) => increasing(parsePercents(v, 3)), 'three increasing percentages')),
+    schema: () => z.string().check(z.refine((v) => increasing(parsePercents(v, 3)), 'three increasing percentages')),
     default: '60/75/90',
     env: 'CTXL_LEVELS',
     doc: 'Working-zone use (%) where L0→L1 (stub large outputs), L1→L2 (stub more, advise) and L2→L3 (write the ledger, promote decisions) start.',
   },
   stubs: {
-    schema: z.boolean(),
+    schema: () => z.boolean(),
     default: true,
     env: 'CTXL_STUBS',
     doc: 'From L0→L1 on, replace large Bash, Read and Grep outputs in context with a short stub; the full text is in L2.',
@@ -102,7 +104,7 @@ export const configKeys = {
     doc: 'Smallest output stubbed from L1→L2 on.',
   },
   advice: {
-    schema: z.boolean(),
+    schema: () => z.boolean(),
     default: true,
     env: 'CTXL_ADVICE',
     doc: 'At each level crossing, Stop tells the user once; at L1→L2 and L2→L3 it also tells Claude (one extra model turn each).',
@@ -129,7 +131,7 @@ export function budgetShape(config: Pick<Config, 'zones' | 'levels'>): {
 }
 
 type Keys = typeof configKeys;
-export type Config = { -readonly [K in keyof Keys]: z.infer<Keys[K]['schema']> };
+export type Config = { -readonly [K in keyof Keys]: z.infer<ReturnType<Keys[K]['schema']>> };
 export type ConfigSource = 'default' | 'user' | 'project' | 'env';
 
 export interface ConfigProblem {
@@ -159,12 +161,12 @@ export function loadConfig(sources: { env: Env; userText?: string | undefined; p
   const config = { ...defaultConfig } as Record<string, unknown>;
   for (const [source, layer] of layers) {
     for (const [key, value] of Object.entries(layer)) {
-      const spec = (configKeys as Record<string, { schema: z.ZodMiniType }>)[key];
+      const spec = (configKeys as Record<string, { schema: () => z.ZodMiniType }>)[key];
       if (spec === undefined) {
         problems.push({ key, source, message: `unknown key "${key}" ignored` });
         continue;
       }
-      const result = spec.schema.safeParse(value);
+      const result = spec.schema().safeParse(value);
       if (result.success) config[key] = result.data;
       else
         problems.push({

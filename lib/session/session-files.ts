@@ -9,49 +9,54 @@ import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
 import type { Logger } from '../runtime/log.ts';
+import { lazySchema } from '../runtime/schemas.ts';
 import { listDir, type Store, statSafe } from '../runtime/store.ts';
 import type { ParsedLine } from '../transcript/entries.ts';
 import { type AdvanceResult, advanceTranscript, CURSOR_VERSION, type TranscriptCursor } from '../transcript/reader.ts';
 
 export const SESSION_VERSION = 1;
 
-const sessionSchema = z.looseObject({
-  version: z.literal(SESSION_VERSION),
-  sessionId: z.string(),
-  cwd: z.string(),
-  projectRoot: z.string(),
-  transcriptPath: z.optional(z.string()),
-  startedAt: z.string(),
-  lastSeenAt: z.string(),
-  source: z.optional(z.string()),
-  model: z.optional(z.string()),
-  prompts: z.number(),
-  starts: z.number(),
-  closedAt: z.optional(z.string()),
-  endReason: z.optional(z.string()),
-});
-export type SessionRecord = z.infer<typeof sessionSchema>;
-
-const cursorSchema = z.looseObject({
-  version: z.literal(CURSOR_VERSION),
-  offset: z.number(),
-  anchor: z.string(),
-  context: z.object({
-    reported: z.number(),
-    charsAfter: z.number(),
-    usageKey: z.optional(z.string()),
-    firstReported: z.optional(z.number()),
-    compactions: z.number(),
-    injectedChars: z.optional(z.number()),
+const sessionSchema = lazySchema(() =>
+  z.looseObject({
+    version: z.literal(SESSION_VERSION),
+    sessionId: z.string(),
+    cwd: z.string(),
+    projectRoot: z.string(),
+    transcriptPath: z.optional(z.string()),
+    startedAt: z.string(),
+    lastSeenAt: z.string(),
+    source: z.optional(z.string()),
     model: z.optional(z.string()),
+    prompts: z.number(),
+    starts: z.number(),
+    closedAt: z.optional(z.string()),
+    endReason: z.optional(z.string()),
   }),
-  lines: z.number(),
-  bad: z.number(),
-  oversize: z.number(),
-  transcriptPath: z.optional(z.string()),
-  updatedAt: z.optional(z.string()),
-  chunker: z.optional(z.object({ pending: z.record(z.string(), z.looseObject({ name: z.string() })) })),
-});
+);
+export type SessionRecord = z.infer<ReturnType<typeof sessionSchema>>;
+
+const cursorSchema = lazySchema(() =>
+  z.looseObject({
+    version: z.literal(CURSOR_VERSION),
+    offset: z.number(),
+    anchor: z.string(),
+    context: z.object({
+      reported: z.number(),
+      charsAfter: z.number(),
+      usageKey: z.optional(z.string()),
+      firstReported: z.optional(z.number()),
+      compactions: z.number(),
+      injectedChars: z.optional(z.number()),
+      model: z.optional(z.string()),
+    }),
+    lines: z.number(),
+    bad: z.number(),
+    oversize: z.number(),
+    transcriptPath: z.optional(z.string()),
+    updatedAt: z.optional(z.string()),
+    chunker: z.optional(z.object({ pending: z.record(z.string(), z.looseObject({ name: z.string() })) })),
+  }),
+);
 export type SavedCursor = TranscriptCursor & { transcriptPath?: string; updatedAt?: string; chunker?: ChunkerState };
 
 export const sessionDir = (store: Store, sessionId: string) => store.path('sessions', sessionId);
@@ -70,7 +75,7 @@ function readOrSetAside<T>(store: Store, file: string, schema: z.ZodMiniType<T>,
 }
 
 export function readSession(store: Store, sessionId: string, log: Logger, now: Date): SessionRecord | undefined {
-  return readOrSetAside(store, sessionFile(store, sessionId), sessionSchema, log, now);
+  return readOrSetAside(store, sessionFile(store, sessionId), sessionSchema(), log, now);
 }
 
 export interface SessionTouch {
@@ -127,7 +132,7 @@ export async function touchSession(ctx: SessionEnv, touch: SessionTouch): Promis
 }
 
 export function readCursor(store: Store, sessionId: string, log: Logger, now: Date): SavedCursor | undefined {
-  return readOrSetAside(store, cursorFile(store, sessionId), cursorSchema, log, now) as SavedCursor | undefined;
+  return readOrSetAside(store, cursorFile(store, sessionId), cursorSchema(), log, now) as SavedCursor | undefined;
 }
 
 /** What the session functions need: a hook context satisfies it, and so does the CLI. */
@@ -186,7 +191,7 @@ export async function advanceSessionCursor(
     file,
     async () => {
       const now = env.now();
-      let previous = readOrSetAside(env.store, file, cursorSchema, env.log, now) as SavedCursor | undefined;
+      let previous = readOrSetAside(env.store, file, cursorSchema(), env.log, now) as SavedCursor | undefined;
       if (previous?.transcriptPath !== undefined && previous.transcriptPath !== transcriptPath) previous = undefined;
       const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
       let visit: ((line: ParsedLine) => void) | undefined;

@@ -72,7 +72,7 @@ describe('loadConfig precedence', () => {
   it('every key has an env var and a default that passes its own schema', () => {
     for (const [key, spec] of Object.entries(configKeys)) {
       expect(spec.env, key).toMatch(/^CTXL_[A-Z_]+$/);
-      expect(spec.schema.safeParse(spec.default).success, key).toBe(true);
+      expect(spec.schema().safeParse(spec.default).success, key).toBe(true);
     }
   });
 });
