@@ -341,7 +341,11 @@ function subjectless(p: string): Anchor | undefined {
   return short || JUSTIFICATION.test(rest.slice(rest.indexOf(' ') + 1)) ? { at: filler } : undefined;
 }
 
+/** What both first-person patterns start with: a cheap scan that rules most sentences out. */
+const FIRST_PERSON = /\b(?:i|we|let)\b/i;
+
 function firstPerson(p: string): Anchor | undefined {
+  if (!FIRST_PERSON.test(p)) return undefined;
   const neg = NEGATIVE_CHOICE.exec(p);
   if (neg?.groups && !hedged(p, neg.index)) {
     const verbAt = neg.index + neg[0].length - (neg.groups.verb?.length ?? 0);
@@ -562,6 +566,8 @@ const WORK_COUNT =
   /\b\d+\s+(?:(?:new|more|other|failing|passing|unit|call)\s+)?(?:files?|tests?|lines?|steps?|places?|items?|changes?|commits?|functions?|sites?|errors?|warnings?|modules?|times?|cases?|spots?|usages?|callers?|occurrences?|packages?|folders?|directories?)\b|\b(?:step|phase|part|item|round)\s+\d+\b/gi;
 
 function isValueStatement(u: Unit): boolean {
+  // The last test below needs a digit, a backtick or a slash: without one, none of the rest can pass.
+  if (!/[\d`/]/.test(u.text)) return false;
   const p = u.plain;
   if (p.length < 8 || p.length > MAX_TEXT || p.endsWith('?') || QUESTION_START.test(p)) return false;
   if (!VALUE_VERB.test(p) && !NAMED_VALUE.test(p) && !TO_AMOUNT.test(p) && !CODE_ASSIGNMENT.test(u.text)) return false;
