@@ -2,6 +2,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
+import { splitText } from '../../lib/archive/chunker.ts';
 import { queryTerms, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
 import { fixturePath, transcriptFixtures } from './helpers/manifest.ts';
 import { prng } from './helpers/prng.ts';
@@ -302,6 +303,38 @@ function sampleChunk(over: Partial<Chunk> = {}): Chunk {
     ...over,
   };
 }
+
+describe('splitText', () => {
+  // The split as it was first written (copying the rest after each cut): part boundaries decide chunk
+  // ids, so a faster split must cut exactly where this one did.
+  function reference(text: string, max: number): string[] {
+    if (text.length <= max) return [text];
+    const parts: string[] = [];
+    let rest = text;
+    while (rest.length > max) {
+      const window = rest.slice(0, max);
+      let at = window.lastIndexOf('\n\n');
+      if (at < max / 2) at = window.lastIndexOf('\n');
+      if (at < max / 2) at = max;
+      parts.push(rest.slice(0, at));
+      rest = rest.slice(at).replace(/^\n+/, '');
+    }
+    if (rest !== '') parts.push(rest);
+    return parts;
+  }
+
+  it('cuts where the reference split cuts, on paragraphs, lines, runs of newlines and long lines', () => {
+    const rnd = prng(4242);
+    const pieces = ['\n', '\n\n', '\n\n\n', 'word ', 'x'.repeat(40), 'a line of text\n', 'é', '𝒳'];
+    for (let round = 0; round < 400; round++) {
+      let text = '';
+      const length = Math.floor(rnd() * 3_000);
+      while (text.length < length) text += pieces[Math.floor(rnd() * pieces.length)];
+      const max = 2 + Math.floor(rnd() * 300);
+      expect(splitText(text, max), `round ${round}, max ${max}`).toEqual(reference(text, max));
+    }
+  });
+});
 
 describe('renderChunk / parseChunk', () => {
   it('round-trips every field, including a body with --- lines and a trailing newline', () => {
