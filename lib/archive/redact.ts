@@ -127,14 +127,9 @@ export function redact(input: string): Redaction {
     count += 1;
     kinds.add('private-key');
   }
-  let named: boolean | undefined;
-  for (const rule of RULES) {
-    if (rule.hints !== undefined && !rule.hints.some((h) => text.includes(h))) continue;
-    if (rule.named === true) {
-      named ??= NAME_WORD.test(text);
-      if (!named) continue;
-    }
-    text = text.replace(rule.pattern, (...args: unknown[]) => {
+  const replacer =
+    (rule: Rule) =>
+    (...args: unknown[]): string => {
       const match = args[0] as string;
       if (rule.group === undefined) {
         count += 1;
@@ -148,10 +143,32 @@ export function redact(input: string): Redaction {
       count += 1;
       kinds.add(rule.kind);
       return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;
-    });
+    };
+  for (const rule of RULES) {
+    if (rule.named === true) continue;
+    if (rule.hints !== undefined && !rule.hints.some((h) => text.includes(h))) continue;
+    text = text.replace(rule.pattern, replacer(rule));
   }
+  // The named rules each try up to 40 characters at every position, and none matches across a line
+  // (names and values hold no newline): run them, in order, on the lines that hold a name only.
+  let out = '';
+  let last = 0;
+  const names = new RegExp(NAME_WORD.source, 'gi');
+  for (let m = names.exec(text); m !== null; m = names.exec(text)) {
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    const newline = text.indexOf('\n', m.index);
+    const end = newline === -1 ? text.length : newline;
+    let line = text.slice(start, end);
+    for (const rule of NAMED_RULES) line = line.replace(rule.pattern, replacer(rule));
+    out += text.slice(last, start) + line;
+    last = end;
+    names.lastIndex = end;
+  }
+  text = last === 0 ? text : out + text.slice(last);
   return { text, count, kinds: [...kinds] };
 }
+
+const NAMED_RULES = RULES.filter((r) => r.named === true);
 
 /** `<private>…</private>` regions never leave the session. An unclosed tag hides the rest. */
 export function stripPrivate(text: string): string {
