@@ -144,7 +144,7 @@ export const TOKENIZER_VERSION = 2;
 export function tokenize(text: string, raw?: string[]): string[] {
   const out: string[] = [];
   for (const word of words(text)) {
-    if (word.length > 120) continue; // base64 blobs, minified lines: noise
+    if (word.length > MAX_WORD) continue; // base64 blobs, minified lines: noise
     const pairs = wordTerms(word);
     for (let i = 0; i < pairs.length; i += 2) {
       out.push(pairs[i] as string);
@@ -159,8 +159,11 @@ export function tokenize(text: string, raw?: string[]): string[] {
 const WORD_CACHE_LIMIT = 50_000;
 const wordCache = new Map<string, readonly string[]>();
 
+/** Longer words are not indexed (base64 blobs, minified lines). */
+export const MAX_WORD = 120;
+
 /** The terms of one word, as [term, raw lower-case form, term, raw, …]. */
-function wordTerms(word: string): readonly string[] {
+export function wordTerms(word: string): readonly string[] {
   let pairs = wordCache.get(word);
   if (pairs !== undefined) return pairs;
   pairs = computeWordTerms(word);

@@ -2,8 +2,8 @@
 // Pure (no I/O). The index has three fields, as the search weighs them: the text, the keywords (the
 // identifiers, paths and codes a chunk is about) and the file paths.
 import type { Chunk } from '../archive/chunk-file.ts';
-import { tokenize } from '../archive/keywords.ts';
-import { bucketize, encodeBucket, encodeSegment, type IndexedDoc, POSTING_WIDTH, type Postings } from './segment.ts';
+import { MAX_WORD, words, wordTerms } from '../archive/keywords.ts';
+import { bucketize, encodeBucket, encodeSegment, type IndexedDoc, POSTING_WIDTH, type Postings, type PostingsView } from './segment.ts';
 
 export function docOf(chunk: IndexInput, lengths: readonly [number, number, number]): IndexedDoc {
   const time = Date.parse(chunk.timestamp);
@@ -40,16 +40,14 @@ export interface DocTerms {
 export class TermCounter {
   readonly names: string[] = [];
   private readonly ids = new Map<string, number>();
+  private readonly wordIds = new Map<string, number[]>();
   private counts = new Float64Array(1024);
   private readonly touched: number[] = [];
 
   count(chunk: IndexInput): DocTerms {
-    const text = tokenize(chunk.text);
-    const keywords = tokenize(chunk.keywords.join(' '));
-    const files = tokenize(chunk.files.join(' '));
-    this.add(text, 1);
-    this.add(keywords, KEYWORDS_UNIT);
-    this.add(files, FILES_UNIT);
+    const text = this.add(chunk.text, 1);
+    const keywords = this.add(chunk.keywords.join(' '), KEYWORDS_UNIT);
+    const files = this.add(chunk.files.join(' '), FILES_UNIT);
     const n = this.touched.length;
     const ids = new Int32Array(n);
     const packed = new Float64Array(n);
@@ -60,32 +58,55 @@ export class TermCounter {
       this.counts[id] = 0;
     }
     this.touched.length = 0;
-    return { ids, packed, lengths: [text.length, keywords.length, files.length] };
+    return { ids, packed, lengths: [text, keywords, files] };
   }
 
-  private add(terms: readonly string[], unit: number): void {
-    for (const term of terms) {
-      let id = this.ids.get(term);
-      if (id === undefined) {
-        id = this.names.length;
-        this.ids.set(term, id);
-        this.names.push(term);
-        if (id >= this.counts.length) {
-          const grown = new Float64Array(this.counts.length * 2);
-          grown.set(this.counts);
-          this.counts = grown;
-        }
+  /** Count the terms of a text (exactly those of tokenize()); returns how many, repeats included. */
+  private add(text: string, unit: number): number {
+    let n = 0;
+    for (const word of words(text)) {
+      if (word.length > MAX_WORD) continue;
+      // One lookup per word gives its term ids (a word's terms were looked up once, when first seen).
+      let ids = this.wordIds.get(word);
+      if (ids === undefined) {
+        const pairs = wordTerms(word);
+        ids = [];
+        for (let i = 0; i < pairs.length; i += 2) ids.push(this.idOf(pairs[i] as string));
+        if (this.wordIds.size >= WORD_IDS_LIMIT) this.wordIds.clear();
+        this.wordIds.set(word, ids);
       }
-      if (this.counts[id] === 0) this.touched.push(id);
-      this.counts[id] = (this.counts[id] as number) + unit;
+      for (const id of ids) {
+        if (this.counts[id] === 0) this.touched.push(id);
+        this.counts[id] = (this.counts[id] as number) + unit;
+      }
+      n += ids.length;
     }
+    return n;
+  }
+
+  private idOf(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.names.length;
+      this.ids.set(term, id);
+      this.names.push(term);
+      if (id >= this.counts.length) {
+        const grown = new Float64Array(this.counts.length * 2);
+        grown.set(this.counts);
+        this.counts = grown;
+      }
+    }
+    return id;
   }
 }
 
+/** Words of the term-id cache before it is cleared (it only saves lookups). */
+const WORD_IDS_LIMIT = 200_000;
+
 export class SegmentBuilder {
   readonly docs: IndexedDoc[] = [];
-  // Postings by the counter's term id (a shared counter numbers terms this segment may not use).
-  private readonly postings: Postings[] = [];
+  // Each doc's counted terms, laid out as postings when the segment is encoded.
+  private readonly counted: DocTerms[] = [];
 
   constructor(private readonly counter = new TermCounter()) {}
 
@@ -100,28 +121,45 @@ export class SegmentBuilder {
 
   /** A doc whose terms were counted by this builder's counter. */
   addCounted(doc: IndexedDoc, terms: DocTerms): void {
-    const n = this.docs.length;
-    const { ids, packed } = terms;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as number;
-      const p = packed[i] as number;
-      let list = this.postings[id];
-      if (list === undefined) {
-        list = [];
-        this.postings[id] = list;
-      }
-      list.push(n, p % KEYWORDS_UNIT, Math.floor(p / KEYWORDS_UNIT) % KEYWORDS_UNIT, Math.floor(p / FILES_UNIT));
-    }
     this.docs.push(doc);
+    this.counted.push(terms);
   }
 
+  /**
+   * The segment's bytes. The postings of every term go into one typed array (a first pass counts
+   * each term's docs, a second fills them in doc order), not a growing list per term: those lists
+   * were most of an index build's garbage.
+   */
   encode(): Uint8Array {
-    const terms = new Map<string, Postings>();
     const names = this.counter.names;
-    // forEach skips the holes (terms of a shared counter this segment does not use).
-    this.postings.forEach((list, id) => {
-      terms.set(names[id] as string, list);
+    const df = new Uint32Array(names.length);
+    for (const { ids } of this.counted) for (let i = 0; i < ids.length; i++) df[ids[i] as number] = (df[ids[i] as number] as number) + 1;
+    const at = new Uint32Array(names.length); // where each term's next posting goes
+    let total = 0;
+    for (let id = 0; id < df.length; id++) {
+      at[id] = total;
+      total += df[id] as number;
+    }
+    const all = new Uint32Array(total * POSTING_WIDTH);
+    this.counted.forEach(({ ids, packed }, doc) => {
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i] as number;
+        const p = packed[i] as number;
+        const o = (at[id] as number) * POSTING_WIDTH;
+        at[id] = (at[id] as number) + 1;
+        all[o] = doc;
+        all[o + 1] = p % KEYWORDS_UNIT;
+        all[o + 2] = Math.floor(p / KEYWORDS_UNIT) % KEYWORDS_UNIT;
+        all[o + 3] = Math.floor(p / FILES_UNIT);
+      }
     });
+    const terms = new Map<string, PostingsView>();
+    for (let id = 0; id < df.length; id++) {
+      const n = df[id] as number;
+      if (n === 0) continue; // a term of a shared counter this segment does not use
+      const end = (at[id] as number) * POSTING_WIDTH; // filled: `at` moved to the term's end
+      terms.set(names[id] as string, all.subarray(end - n * POSTING_WIDTH, end));
+    }
     return encodeSegment(
       this.docs,
       bucketize(terms).map(([key, terms]) => [key, encodeBucket(terms)] as const),

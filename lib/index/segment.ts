@@ -36,6 +36,8 @@ export interface IndexedDoc {
 
 /** Postings of one term: flat [doc, tfText, tfKeywords, tfFiles, doc, …], docs ascending. */
 export type Postings = number[];
+/** Postings to encode: a list, or a view of a typed array holding many terms' postings. */
+export type PostingsView = ArrayLike<number>;
 export const POSTING_WIDTH = 4;
 
 type Range = [number, number];
@@ -57,10 +59,10 @@ export interface Footer {
 export const bucketOf = (term: string) => term.slice(0, 2);
 
 /** Postings grouped by bucket, each bucket's terms sorted (JS string order). */
-export type BucketedTerms = Array<[string, Array<[string, Postings]>]>;
+export type BucketedTerms = Array<[string, Array<[string, PostingsView]>]>;
 
-export function bucketize(terms: Map<string, Postings>): BucketedTerms {
-  const byBucket = new Map<string, Array<[string, Postings]>>();
+export function bucketize(terms: Map<string, PostingsView>): BucketedTerms {
+  const byBucket = new Map<string, Array<[string, PostingsView]>>();
   for (const [term, postings] of terms) {
     const key = bucketOf(term);
     let list = byBucket.get(key);
@@ -79,7 +81,7 @@ export function bucketize(terms: Map<string, Postings>): BucketedTerms {
   return out;
 }
 
-export function encodeBucket(terms: ReadonlyArray<readonly [string, Postings]>): EncodedBucket {
+export function encodeBucket(terms: ReadonlyArray<readonly [string, PostingsView]>): EncodedBucket {
   const head = new ByteWriter();
   const body = new ByteWriter();
   const names = utf8.encode(terms.map(([t]) => t).join('\n'));

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogFile, chunkPath, writeChunks } from '../../lib/archive/archive-store.ts';
 import { type Chunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { tokenize } from '../../lib/archive/keywords.ts';
-import { concatPostings, SegmentBuilder } from '../../lib/index/builder.ts';
+import { concatPostings, SegmentBuilder, TermCounter } from '../../lib/index/builder.ts';
 import { ByteWriter, VarintReader } from '../../lib/index/bytes.ts';
 import type { Manifest } from '../../lib/index/manifest.ts';
 import { openIndex } from '../../lib/index/manifest.ts';
@@ -1300,6 +1300,42 @@ describe('review regressions', () => {
     expect(Object.values(manifest.deleted).flat()).toEqual([]);
     expect(liveIds(store, log).sort()).toEqual(idsOf(list));
     expect(refsOf(await find(store, log, planted(730)))).toEqual([list[4_099]?.id]);
+  });
+});
+
+describe('TermCounter', () => {
+  it('counts exactly the terms tokenize() gives, per field, over many docs sharing its caches', () => {
+    const counter = new TermCounter();
+    const rnd = prng(99);
+    const vocab = [
+      ...VOCAB,
+      'parseConfigFile',
+      'HTTPServerError2',
+      'src/lib/a.ts',
+      'ENOENT',
+      '30s',
+      'x'.repeat(130),
+      'Straße',
+      'x𝒳yz',
+      'the',
+      'a-b.c/d',
+      'v1.2.3',
+    ];
+    for (let doc = 0; doc < 300; doc++) {
+      const text = Array.from({ length: Math.floor(rnd() * 60) }, () => vocab[Math.floor(rnd() * vocab.length)]).join(rnd() < 0.5 ? ' ' : '\n');
+      const keywords = [vocab[Math.floor(rnd() * vocab.length)] as string];
+      const files = rnd() < 0.5 ? [] : ['lib/index/builder.ts'];
+      const got = counter.count({ ...chunk(`tc-${doc}`, text), keywords, files });
+      const expected = new Map<string, number>();
+      const add = (terms: string[], unit: number) => {
+        for (const t of terms) expected.set(t, (expected.get(t) ?? 0) + unit);
+      };
+      const fields = [tokenize(text), tokenize(keywords.join(' ')), tokenize(files.join(' '))];
+      fields.forEach((terms, i) => add(terms, 2 ** (20 * i)));
+      expect(got.lengths).toEqual(fields.map((f) => f.length));
+      const counted = new Map([...got.ids].map((id, i) => [counter.names[id] as string, got.packed[i] as number]));
+      expect(counted).toEqual(expected);
+    }
   });
 });
 
