@@ -13,6 +13,7 @@ import { childEnv, jsonOut, problemOf, runNode } from './proc.mjs';
 import { median, sum } from './stats.mjs';
 
 const BASELINE = join(REPO, 'bench', 'archive-lib', 'parse-baseline.mjs');
+const WRITE_FILES = join(REPO, 'bench', 'archive-lib', 'write-files.mjs');
 const log = (msg) => process.stderr.write(`${msg}\n`);
 
 export function measureIngest(corpus, { rounds }) {
@@ -58,6 +59,15 @@ export function measureIngest(corpus, { rounds }) {
       runIngest();
       runBaseline();
     }
+    // The floor the layout sets: as many chunk files, as many bytes, written with nothing else to do.
+    {
+      const written = archiveUse(home);
+      const r = runNode([WRITE_FILES, join(home, 'files-only'), String(written.l2.files), String(written.l2.apparent)], { cwd: project, env });
+      const problem = problemOf(r);
+      if (problem !== undefined) problems.push(`write-files: ${problem}`);
+      one.filesOnly = { files: written.l2.files, ms: jsonOut(r)?.ms ?? Number.NaN };
+      rmSync(join(home, 'files-only'), { recursive: true, force: true });
+    }
     one.ingestMs = sum(one.ingest.map((x) => x.ms));
     one.ingestCpuMs = sum(one.ingest.map((x) => x.cpuMs));
     one.totalMs = one.ingestMs + one.recall.ms;
@@ -97,6 +107,8 @@ export function measureIngest(corpus, { rounds }) {
     baselineCpuMs: median(results.map((r) => r.baselineCpuMs)),
     pairedRatio: median(results.map((r) => r.baselineMs / r.totalMs)),
   };
+  total.filesOnlyMs = median(results.map((r) => r.filesOnly?.ms ?? Number.NaN));
+  total.filesOnlyCount = median(results.map((r) => r.filesOnly?.files ?? 0));
   total.ingestMBps = mbps(totalBytes, total.totalMs);
   total.baselineMBps = mbps(totalBytes, total.baselineMs);
   total.ratio = total.ingestMBps / total.baselineMBps;

@@ -93,6 +93,8 @@ export function renderReport(res) {
     out.push('');
     out.push(
       `Cross-checks: paired ratio (median of per-round baseline/ingest time) ${fmtRatio(t.pairedRatio)}; CPU time (user+sys of the children) ingest+index ${fmtMs(t.totalCpuMs)} vs baseline ${fmtMs(t.baselineCpuMs)} → ${fmtRatio(t.cpuRatio)}.`,
+      '',
+      `The layout's floor: writing ${fmt(t.filesOnlyCount, 0)} files of the same total size, each to a temporary name then renamed as the archive does, with no other work (\`bench/archive-lib/write-files.mjs\`, one process, same rounds) took ${fmtMs(t.filesOnlyMs)}, ${fmt(t.filesOnlyMs / t.baselineMs, 2)} times the baseline's time, against the ${fmtMs(t.baselineMs * 3)} the target allows the whole ingest (3× the baseline). One Markdown file per chunk is the L2 contract: this part of the cost stays whatever the code does.`,
     );
     out.push('');
   }
