@@ -43,9 +43,7 @@ export function startSegmentWorker(file = segmentWorkerFile()): SegmentWorker | 
   try {
     const channel = new MessageChannel();
     const data: SegmentWorkerData = { state: shared, replies: channel.port2, maxDocs: MAX_DOCS };
-    // A young generation big enough that the words of a batch of chunks die young (scavenges of the
-    // default size cost this worker a quarter of its time).
-    worker = new Worker(file, { workerData: data, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+    worker = new Worker(file, { workerData: data, transferList: [channel.port2] });
     worker.unref();
     // A worker that failed or exited is not waited for (seen between transcripts; while this thread
     // waits for a reply, only the reply timeout can tell).

@@ -219,7 +219,7 @@ export function readStdin(max: number): Promise<string | undefined> {
   }
   if (tty) return Promise.resolve('');
   return new Promise((resolve, reject) => {
-    // Each 64 KB read is decoded at once into one reused buffer: no buffer per read, no doubling
+    // Each read (up to 64 KB) lands in one reused buffer and is decoded at once: no buffer per read, no doubling
     // copies, no final decode of the whole (a 1 MB tool output costs a hook ~10 ms less).
     const buffer = Buffer.allocUnsafe(64 * 1024);
     const decoder = new StringDecoder('utf8');
