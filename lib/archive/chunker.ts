@@ -190,14 +190,12 @@ export function splitText(text: string, max: number): string[] {
   const parts: string[] = [];
   const n = text.length;
   let start = 0;
-  // The boundary found in text[start, start + max), as an offset from start, or -1.
-  const last = (needle: string) => {
-    const i = text.lastIndexOf(needle, start + max - needle.length);
-    return i < start ? -1 : i - start;
-  };
   while (n - start > max) {
-    let at = last('\n\n');
-    if (at < max / 2) at = last('\n');
+    // Searched in the window only (a slice is a view): a lastIndexOf on the whole text would scan
+    // back to its start whenever the window has no paragraph break.
+    const window = text.slice(start, start + max);
+    let at = window.lastIndexOf('\n\n');
+    if (at < max / 2) at = window.lastIndexOf('\n');
     if (at < max / 2) at = max;
     parts.push(text.slice(start, start + at));
     start += at;
