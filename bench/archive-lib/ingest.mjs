@@ -60,8 +60,9 @@ export function measureIngest(corpus, { rounds }) {
       runBaseline();
     }
     // The floor the layout sets: as many chunk files, as many bytes, written with nothing else to do.
-    {
-      const written = archiveUse(home);
+    one.filesOnly = { files: 0, ms: Number.NaN };
+    const written = archiveUse(home);
+    if (written.l2.files > 0) {
       const r = runNode([WRITE_FILES, join(home, 'files-only'), String(written.l2.files), String(written.l2.apparent)], { cwd: project, env });
       const problem = problemOf(r);
       if (problem !== undefined) problems.push(`write-files: ${problem}`);
@@ -78,8 +79,8 @@ export function measureIngest(corpus, { rounds }) {
     log(
       `  ingest round ${round + 1}/${rounds}: ingest ${Math.round(one.ingestMs)} ms + index ${Math.round(one.recall.ms)} ms, baseline ${Math.round(one.baselineMs)} ms`,
     );
-    // Data dirs are deleted after the last round: a deletion's disk work (discards, journal) would
-    // run into the next round's file creation and slow it down.
+    // Data dirs are deleted after the last round (so the disk holds every round's, ~100 MB each): a
+    // deletion's disk work (discards, journal) would run into the next round's file creation.
     homes.push(home);
     lastHome = home;
   }

@@ -69,6 +69,8 @@ export async function ingestFiles(cli: CliEnv, files: readonly string[], options
   try {
     added = await ingestEach(cli, files, options, touched, writer, segments);
   } finally {
+    const counts = segments.worker?.counts;
+    if (counts !== undefined) cli.log.debug(`ingest: ${counts.built} index segments laid out by the worker, ${counts.declined} by the main thread`);
     segments.worker?.close();
     for (const failure of writer.close()) cli.log.warn(`archive: could not write ${failure}`);
   }
@@ -107,7 +109,7 @@ async function ingestEach(
         // Enough chunks that counting their terms on a worker pays for starting it: from here on,
         // the worker counts while this thread goes on chunking.
         segments.started = true;
-        segments.worker = startSegmentWorker();
+        segments.worker = startSegmentWorker(undefined, (why) => cli.log.info(`ingest: the index worker stopped (${why}); the main thread indexes the rest`));
         for (const c of written.values()) segments.worker?.add(c);
       }
     };
@@ -130,6 +132,8 @@ async function ingestEach(
     added += result?.archived.added ?? 0;
     touched.add(sessionId);
     await refreshIndex(cli.store, cli.log, { known: written, prebuilt: segments.worker?.encode });
+    // What the refresh did not ask for (it stopped early) will be read back from disk next time.
+    segments.worker?.reset();
   }
   return added;
 }

@@ -1,12 +1,13 @@
 // ctxl: the command line. Every command exits non-zero with one line on misuse; `--json` where it
 // prints data.
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectTimeline, timelineMarkdown } from '../recall/views.ts';
+import { loadConfig } from '../runtime/config.ts';
 import { logFile } from '../runtime/hook-runtime.ts';
 import { createFileLogger } from '../runtime/log.ts';
 import { configDir, dataDir, type Env } from '../runtime/paths.ts';
-import { findProjectRoot, openStore } from '../runtime/store.ts';
+import { findProjectRoot, openStore, readTextFile } from '../runtime/store.ts';
 import { allTranscripts, type CliEnv, ingestFiles, recallCommand, reindexCommand, runJob, showCommand } from './archive-commands.ts';
 import { flagBool, flagString, type Parsed, parseArgs, UsageError } from './args.ts';
 import { doctor } from './doctor.ts';
@@ -148,6 +149,10 @@ function noPositional(p: Parsed, command: string): void {
 
 function cli(env: Env, now: Date): CliEnv {
   const log = createFileLogger({ file: logFile(env), scope: 'cli' });
+  // The log level the hooks use (the user's config file, then CTXL_LOG_LEVEL); no project file here.
+  try {
+    log.setLevel(loadConfig({ env, userText: readTextFile(join(dataDir(env), 'config.json')) }).config.logLevel);
+  } catch {}
   return { env, store: openStore(dataDir(env), log), log, now, out, err: (t) => process.stderr.write(t), isTTY: process.stderr.isTTY === true };
 }
 

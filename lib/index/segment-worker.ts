@@ -8,7 +8,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { type DocTerms, docOf, type IndexInput, SegmentBuilder, TermCounter } from './builder.ts';
 import type { IndexedDoc } from './segment.ts';
 
-export type SegmentWorkerRequest = { t: 'add'; chunks: IndexInput[] } | { t: 'encode'; seq: number; ids: string[] };
+export type SegmentWorkerRequest = { t: 'add'; chunks: IndexInput[] } | { t: 'encode'; seq: number; ids: string[] } | { t: 'reset' };
 export type SegmentWorkerReply = { seq: number; bytes?: Uint8Array; missing?: true; error?: string };
 export interface SegmentWorkerData {
   /** Int32Array over it: [0] the seq of the last reply posted. */
@@ -42,12 +42,22 @@ function run(): void {
   };
 
   parentPort.on('message', (message: SegmentWorkerRequest) => {
+    if (message.t === 'reset') {
+      held.clear();
+      counter = new TermCounter();
+      return;
+    }
     if (message.t === 'add') {
       for (const chunk of message.chunks) {
         // Listed again (its text or uuids changed): the newest copy counts, as in the main thread.
-        if (held.size >= maxDocs && !held.has(chunk.id)) continue;
-        const terms = counter.count(chunk);
-        held.set(chunk.id, { doc: docOf(chunk, terms.lengths), terms });
+        held.delete(chunk.id);
+        if (held.size >= maxDocs) continue;
+        try {
+          const terms = counter.count(chunk);
+          held.set(chunk.id, { doc: docOf(chunk, terms.lengths), terms });
+        } catch {
+          // Not held: a segment that needs this chunk is left to the main thread.
+        }
       }
       return;
     }

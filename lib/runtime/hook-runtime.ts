@@ -67,7 +67,9 @@ export function runHook<T extends HookInput>(spec: HookSpec<T>): void {
   const finish = (stdout?: string) => {
     if (finished) return;
     finished = true;
-    if (stdout !== undefined && stdout !== '') writeStdout(stdout, started + deadlineMs, log);
+    // A full pipe is waited for until the deadline; once part of the answer is out, until just
+    // before Claude Code's timeout (half a JSON object is worse than none).
+    if (stdout !== undefined && stdout !== '') writeStdout(stdout, started + deadlineMs, started + timeoutMs - 100, log);
     process.exit(0);
   };
 
@@ -185,17 +187,19 @@ function reportConfigProblems(problems: ConfigProblem[], log: Logger): void {
 
 /**
  * Write the answer to fd 1 directly: process.stdout would build a stream (~7 ms of a hook's start)
- * for one write. A pipe that is full (EAGAIN) is retried until the deadline; one that Claude Code
- * closed (a cancelled hook, EPIPE) is not an error of ours.
+ * for one write. Our answers are far below a pipe's buffer, so the write does not block. A full
+ * pipe (EAGAIN) is retried until `deadline` if nothing is out yet, else until `hardLimit`; a pipe
+ * that Claude Code closed (a cancelled hook, EPIPE) is not an error of ours.
  */
-function writeStdout(text: string, deadline: number, log: Logger): void {
-  let bytes = Buffer.from(text, 'utf8');
+function writeStdout(text: string, deadline: number, hardLimit: number, log: Logger): void {
+  const all = Buffer.from(text, 'utf8');
+  let bytes = all;
   while (bytes.length > 0) {
     try {
       bytes = bytes.subarray(writeSync(1, bytes));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN' && Date.now() < deadline) {
+      if (code === 'EAGAIN' && Date.now() < (bytes.length === all.length ? deadline : hardLimit)) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
         continue;
       }
@@ -206,42 +210,51 @@ function writeStdout(text: string, deadline: number, log: Logger): void {
 }
 
 /**
- * Read all of stdin; undefined when it exceeds `max` bytes (the rest is drained, not kept). Read from
- * fd 0 with fs.read, not process.stdin: the stream costs ~10 ms of a hook's start. The reads wait on
- * libuv's thread pool, so the deadline timer still fires if stdin never ends.
+ * Read all of stdin; undefined when it exceeds `max` bytes (the rest is drained, not kept). A
+ * regular file (a hook run by hand with `< input.json`) is read with fs.read. A pipe or socket,
+ * what Claude Code gives, goes through process.stdin: a read blocked on a pipe in libuv's thread
+ * pool would keep the process from exiting at the deadline if stdin were never closed.
  */
-export function readStdin(max: number): Promise<string | undefined> {
-  let tty = false;
+export async function readStdin(max: number): Promise<string | undefined> {
+  let stat: ReturnType<typeof fstatSync>;
   try {
-    tty = fstatSync(0).isCharacterDevice(); // a terminal (or /dev/null: nothing to read either way)
+    stat = fstatSync(0);
   } catch {
-    return Promise.resolve(''); // no stdin at all
+    return ''; // no stdin at all
   }
-  if (tty) return Promise.resolve('');
+  if (stat.isCharacterDevice()) return ''; // a terminal (or /dev/null: nothing to read either way)
+  if (stat.isFile()) return readFileStdin(max);
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= max) text += decoder.write(chunk);
+    else text = ''; // over the cap: drained, not kept
+  }
+  return size > max ? undefined : text + decoder.end();
+}
+
+/** stdin that is a regular file: each read lands in one reused buffer and is decoded at once. */
+function readFileStdin(max: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    // Each read (up to 64 KB) lands in one reused buffer and is decoded at once: no buffer per read, no doubling
-    // copies, no final decode of the whole (a 1 MB tool output costs a hook ~10 ms less).
     const buffer = Buffer.allocUnsafe(64 * 1024);
     const decoder = new StringDecoder('utf8');
     let text = '';
     let size = 0;
-    const done = () => resolve(size > max ? undefined : text + decoder.end());
     const next = (): void => {
       read(0, buffer, 0, buffer.length, null, (error, n) => {
         if (error !== null) {
-          // A pipe left non-blocking by whoever made it: wait for data as a stream would.
-          if (error.code === 'EAGAIN') setTimeout(next, 1);
-          else if (error.code === 'EOF') done();
-          else reject(error);
+          reject(error);
           return;
         }
         if (n === 0) {
-          done();
+          resolve(size > max ? undefined : text + decoder.end());
           return;
         }
         size += n;
         if (size <= max) text += decoder.write(buffer.subarray(0, n));
-        else text = ''; // over the cap: drained, not kept
+        else text = '';
         next();
       });
     };

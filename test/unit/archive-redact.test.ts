@@ -268,3 +268,29 @@ describe('redact: parts of a long output', () => {
     expect(redact(`${rsaKey}\nnext line`).text).toBe('[REDACTED:private-key]\nnext line');
   });
 });
+
+describe('redact: the named-secret rules, line by line', () => {
+  // They run only on lines that hold a secret-like name: a secret must be found wherever its line
+  // sits, whatever the line endings, and lines around it must come out as they went in.
+  it('finds a named secret on the first line, the last line, after a blank line and between CRLF lines', () => {
+    const secret = 'password = "hunter2hunter2"';
+    const out = '[REDACTED:secret]';
+    expect(redactText(secret)).toBe(`password = "${out}"`);
+    expect(redactText(`${secret}\nnext line`)).toBe(`password = "${out}"\nnext line`);
+    expect(redactText(`first line\n\n${secret}`)).toBe(`first line\n\npassword = "${out}"`);
+    expect(redactText(`a\r\n${secret}\r\nb`)).toBe(`a\r\npassword = "${out}"\r\nb`);
+    expect(redactText(`x\u2028API_KEY=abcd1234efgh5678\ny`)).toBe(`x\u2028API_KEY=${out}\ny`);
+  });
+
+  it('redacts two named secrets on one line and on neighbouring lines, and counts each once', () => {
+    const text = 'db_password: S3cr3tP4ssw0rd!, token=abcdef0123456789abcdef\nexport API_TOKEN=zyxw9876vuts5432\nplain words';
+    const r = redact(text);
+    expect(r.text).toBe('db_password: [REDACTED:secret], token=[REDACTED:secret]\nexport API_TOKEN=[REDACTED:secret]\nplain words');
+    expect(r.count).toBe(3);
+  });
+
+  it('leaves a line that only names a secret (no value) and every other line untouched', () => {
+    const text = 'const tokenizer = new Tokenizer();\nwe rotate the secret weekly\nconst secret = process.env.SECRET;\nnothing here';
+    expect(redactText(text)).toBe(text);
+  });
+});

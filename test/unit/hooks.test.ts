@@ -1,13 +1,14 @@
 // hooks/*.ts through lib/runtime/hook-runtime.ts, run as the compiled dist/<hook>.mjs processes the way
 // Claude Code runs them: stdin JSON in, exit 0 always, stdout only what Claude Code may read, one log
 // line per problem, nothing written outside the data dir, circuit breaker and deadline.
+import { spawn } from 'node:child_process';
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contextTokens } from '../../lib/transcript/context-size.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
 import { fixturePath } from './helpers/manifest.ts';
-import { hookInputDir, repoRoot } from './helpers/paths.ts';
+import { distDir, hookInputDir, repoRoot } from './helpers/paths.ts';
 import { baseEnv, distHooks, EVENT_OF, type RunResult, readLog, runHookSync, validInput } from './helpers/proc.ts';
 import { listFiles, useTempDirs } from './helpers/tmp.ts';
 
@@ -331,6 +332,32 @@ describe('deadline', () => {
     expectSilentSuccess(r);
     expect(readLog(t.data).filter((l) => /deadline/.test(l.msg))).toHaveLength(1);
   });
+
+  it.each(['session-start', 'post-tool-use'])(
+    '%s: stdin that is never closed does not hold the hook past its deadline',
+    async (hook) => {
+      const t = setup({ CTXL_DEADLINE_MS: '300' });
+      const child = spawn(process.execPath, [join(distDir, `${hook}.mjs`)], { env: t.env, cwd: t.home, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      child.stdin.write('{"session_id":"sess-1",'); // half an input, and the pipe stays open
+      const exited = await new Promise<number | null | 'still running'>((resolve) => {
+        const timer = setTimeout(() => resolve('still running'), 8_000);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+      });
+      child.stdin.destroy();
+      child.kill();
+      expect(exited).toBe(0); // it left on its own, the pipe still open
+      expect(stdout).toBe('');
+      expect(readLog(t.data).filter((l) => /deadline/.test(l.msg))).toHaveLength(1);
+    },
+    15_000,
+  );
 });
 
 describe('Stop reads the transcript incrementally', () => {

@@ -31,7 +31,7 @@ import { openRangeReader, openStore, type Store, writeFileAtomic } from '../../l
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
 import { prng } from './helpers/prng.ts';
-import { baseEnv, type RunResult, runCli, runCliAsync } from './helpers/proc.ts';
+import { baseEnv, type RunResult, readLog, runCli, runCliAsync } from './helpers/proc.ts';
 import { scriptedTranscript } from './helpers/scripted-transcript.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -1039,7 +1039,7 @@ describe('the CLI as concurrent processes', () => {
     const data = join(root, 'data');
     const proj = join(root, 'proj');
     mkdirSync(proj);
-    const env = baseEnv(root, { CTXL_HOME: data });
+    const env = baseEnv(root, { CTXL_HOME: data, CTXL_LOG_LEVEL: 'debug' });
     const rnd = prng(77);
     const t = scriptedTranscript('0000000a-aaaa-4bbb-8ccc-dddddddddddd', proj);
     const words = Array.from({ length: 12 }, (_, i) => planted(900 + i));
@@ -1053,6 +1053,12 @@ describe('the CLI as concurrent processes', () => {
     const ingest = runCli(['ingest', file, '--cwd', proj, '--json'], env, root);
     expect(ingest.status, ingest.stderr).toBe(0);
     expect((JSON.parse(ingest.stdout) as { chunksAdded: number }).chunksAdded).toBeGreaterThan(1_000); // past the worker's start
+    // The worker laid the segment out (not the main thread after it declined).
+    expect(
+      readLog(data)
+        .filter((l) => /index segments laid out by the worker/.test(l.msg))
+        .map((l) => l.msg),
+    ).toEqual(['ingest: 1 index segments laid out by the worker, 0 by the main thread']);
 
     const recallAll = () =>
       [...words, 'passed', 'server timeout'].map((w) => {
@@ -1373,8 +1379,9 @@ describe('the segment worker of ctxl ingest', () => {
     }
   });
 
-  it('a chunk written again counts in its newest text; a chunk it never got makes it decline', () => {
+  it('a chunk written again counts in its newest text; a chunk it never got, or another copy of one, makes it decline', () => {
     const worker = startSegmentWorker(WORKER);
+    expect(worker).toBeDefined();
     try {
       const [a, b] = list() as [Chunk, Chunk];
       worker?.add(a);
@@ -1385,9 +1392,16 @@ describe('the segment worker of ctxl ingest', () => {
       const unknown = chunk('w-never', 'never sent to the worker');
       worker?.add(a);
       expect(worker?.encode([a, unknown])).toBeUndefined(); // the caller builds this one itself
-      // Declining does not break it: the next segment comes from the worker again.
+      // A copy read back from disk (the same id, another object) may hold another text: declined.
       worker?.add(b);
+      expect(worker?.encode([{ ...b }])).toBeUndefined();
+      // Declining does not break it: the next segment comes from the worker again.
       expect(Buffer.from(worker?.encode([b]) ?? [])).toEqual(inThread([b]));
+      // After a reset (a transcript done), nothing sent before is held.
+      worker?.add(a);
+      worker?.reset();
+      expect(worker?.encode([a])).toBeUndefined();
+      expect(worker?.counts).toEqual({ built: 2, declined: 3 });
     } finally {
       worker?.close();
     }
