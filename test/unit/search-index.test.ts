@@ -1337,7 +1337,7 @@ describe('TermCounter', () => {
         for (const t of terms) expected.set(t, (expected.get(t) ?? 0) + unit);
       };
       const fields = [tokenize(text), tokenize(keywords.join(' ')), tokenize(files.join(' '))];
-      fields.forEach((terms, i) => add(terms, 2 ** (20 * i)));
+      for (const [i, terms] of fields.entries()) add(terms, 2 ** (20 * i));
       expect(got.lengths).toEqual(fields.map((f) => f.length));
       const counted = new Map([...got.ids].map((id, i) => [counter.names[id] as string, got.packed[i] as number]));
       expect(counted).toEqual(expected);
