@@ -153,7 +153,8 @@ export function redact(input: string): Redaction {
   // (names and values hold no newline): run them, in order, on the lines that hold a name only.
   let out = '';
   let last = 0;
-  const names = new RegExp(NAME_WORD.source, 'gi');
+  const names = NAME_WORDS;
+  names.lastIndex = 0;
   for (let m = names.exec(text); m !== null; m = names.exec(text)) {
     const start = text.lastIndexOf('\n', m.index) + 1;
     const newline = text.indexOf('\n', m.index);
@@ -169,6 +170,8 @@ export function redact(input: string): Redaction {
 }
 
 const NAMED_RULES = RULES.filter((r) => r.named === true);
+/** NAME_WORD, global: where the lines holding a name are. */
+const NAME_WORDS = new RegExp(NAME_WORD.source, 'gi');
 
 /** `<private>…</private>` regions never leave the session. An unclosed tag hides the rest. */
 export function stripPrivate(text: string): string {
