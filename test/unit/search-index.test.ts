@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogFile, chunkPath, writeChunks } from '../../lib/archive/archive-store.ts';
@@ -30,6 +31,7 @@ import type { Logger } from '../../lib/runtime/log.ts';
 import { openRangeReader, openStore, type Store, writeFileAtomic } from '../../lib/runtime/store.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
+import { distDir } from './helpers/paths.ts';
 import { prng } from './helpers/prng.ts';
 import { baseEnv, type RunResult, readLog, runCli, runCliAsync } from './helpers/proc.ts';
 import { scriptedTranscript } from './helpers/scripted-transcript.ts';
@@ -1032,6 +1034,119 @@ describe('the CLI as concurrent processes', () => {
       expect(results[0]?.snippet).toContain(word);
     }
     expect(log.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+  }, 120_000);
+
+  it('recall processes racing an ingest whose index the worker builds leave an index without duplicates or losses', async () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data, CTXL_LOG_LEVEL: 'debug' });
+    const rnd = prng(78);
+    const words = Array.from({ length: 6 }, (_, i) => planted(950 + i));
+    const files = [0, 1].map((k) => {
+      const t = scriptedTranscript(`0000001${k}-aaaa-4bbb-8ccc-dddddddddddd`, proj);
+      for (let i = 0; i < 600; i++) {
+        const word = i % 200 === 0 ? ` ${words[k * 3 + i / 200]}` : '';
+        t.user(`step ${i}: ${fillerText(rnd, 10)}${word}`);
+        t.tool('Bash', { command: `npm test -- part${i}` }, `${fillerText(rnd, 30)}\nTests ${i} passed`);
+      }
+      const file = join(root, `big-${k}.jsonl`);
+      t.write(file);
+      return file;
+    });
+    let writing = true;
+    const writer = (async () => {
+      const out: RunResult[] = [];
+      try {
+        for (const file of files) out.push(await runCliAsync(['ingest', file, '--cwd', proj, '--json'], env, root));
+      } finally {
+        writing = false;
+      }
+      return out;
+    })();
+    const reader = async (k: number) => {
+      const out: RunResult[] = [];
+      for (let round = 0; round < 40 && (round < 2 || writing); round++) {
+        out.push(await runCliAsync(['recall', '--cwd', proj, '--limit', '5', '--json', '--', words[(k + round) % words.length] as string], env, root));
+      }
+      return out;
+    };
+    const [ingests, ...recalls] = await Promise.all([writer, ...[0, 1, 2, 3].map(reader)]);
+    for (const r of ingests) expect(r.status, r.stderr).toBe(0);
+    for (const r of recalls.flat()) expect(r.status, r.stderr).toBe(0);
+
+    const log = captureLogger();
+    const store = openStore(data, log);
+    const live = liveIds(store, log);
+    expect(new Set(live).size).toBe(live.length);
+    expect(live.sort()).toEqual(chunkIdsOnDisk(data));
+    for (const [i, word] of words.entries()) {
+      const r = runCli(['recall', '--cwd', proj, '--limit', '5', '--json', '--', word], env, root);
+      expect(r.status, r.stderr).toBe(0);
+      const results = (JSON.parse(r.stdout) as CliRecall).results;
+      expect(
+        results.map((x) => x.sessionId),
+        word,
+      ).toEqual([`0000001${i < 3 ? 0 : 1}-aaaa-4bbb-8ccc-dddddddddddd`]);
+    }
+    expect(readLog(data).filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+    // Both ingests ran with the worker started (a racing recall may index some chunks first, from disk).
+    expect(readLog(data).filter((l) => /laid out by the worker/.test(l.msg))).toHaveLength(2);
+  }, 120_000);
+
+  it('an ingest killed (SIGKILL) while its workers run, then run again: each chunk indexed once, none lost', async () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    const rnd = prng(79);
+    const words = Array.from({ length: 4 }, (_, i) => planted(970 + i));
+    const t = scriptedTranscript('0000002a-aaaa-4bbb-8ccc-dddddddddddd', proj);
+    for (let i = 0; i < 1_200; i++) {
+      const word = i % 300 === 0 ? ` ${words[i / 300]}` : '';
+      t.user(`step ${i}: ${fillerText(rnd, 10)}${word}`);
+      t.tool('Bash', { command: `npm test -- part${i}` }, `${fillerText(rnd, 30)}\nTests ${i} passed`);
+    }
+    const file = join(root, 'big.jsonl');
+    t.write(file);
+    const catalog = join(data, 'sessions', '0000002a-aaaa-4bbb-8ccc-dddddddddddd', 'catalog.jsonl');
+    // Killed once its catalog lists more than the worker's start (its workers are running by then).
+    const child = spawn(process.execPath, [join(distDir, 'cli.mjs'), 'ingest', file, '--cwd', proj, '--json'], { env, cwd: root, stdio: 'ignore' });
+    const killed = await new Promise<boolean>((resolve) => {
+      const poll = setInterval(() => {
+        const lines = existsSync(catalog) ? readFileSync(catalog, 'utf8').split('\n').length : 0;
+        if (lines > 700) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+          resolve(true);
+        }
+      }, 2);
+      child.on('exit', () => {
+        clearInterval(poll);
+        resolve(false);
+      });
+    });
+    await new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.on('exit', resolve) : resolve(undefined)));
+    expect(killed).toBe(true); // killed mid-way, not finished before the poll saw it
+    const again = runCli(['ingest', file, '--cwd', proj, '--json'], env, root);
+    expect(again.status, again.stderr).toBe(0);
+    const recall = runCli(['recall', '--cwd', proj, '--limit', '5', '--json', '--', words[0] as string], env, root); // brings the index up to date
+    expect(recall.status, recall.stderr).toBe(0);
+
+    const log = captureLogger();
+    const store = openStore(data, log);
+    const live = liveIds(store, log);
+    expect(new Set(live).size).toBe(live.length);
+    expect(live.sort()).toEqual(chunkIdsOnDisk(data));
+    for (const word of words) {
+      const r = runCli(['recall', '--cwd', proj, '--limit', '5', '--json', '--', word], env, root);
+      expect(
+        (JSON.parse(r.stdout) as CliRecall).results.filter((x) => x.snippet.includes(word)),
+        word,
+      ).toHaveLength(1);
+    }
   }, 120_000);
 
   it('a transcript big enough for the segment worker: ctxl ingest indexes each chunk once, as a rebuild would', () => {
