@@ -110,10 +110,6 @@ export class SegmentBuilder {
 
   constructor(private readonly counter = new TermCounter()) {}
 
-  get size(): number {
-    return this.docs.length;
-  }
-
   add(chunk: IndexInput): void {
     const terms = this.counter.count(chunk);
     this.addCounted(docOf(chunk, terms.lengths), terms);

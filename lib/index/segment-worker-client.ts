@@ -33,7 +33,7 @@ export interface SegmentWorker {
 }
 
 /** The worker bundle beside this one (dist/), or undefined when running from sources. */
-export function segmentWorkerFile(): string | undefined {
+function segmentWorkerFile(): string | undefined {
   try {
     const file = fileURLToPath(new URL('./segment-worker.mjs', import.meta.url));
     return existsSync(file) ? file : undefined;

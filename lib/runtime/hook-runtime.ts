@@ -2,7 +2,7 @@
 // shorter than the hook's `timeout`, print exactly one JSON object (PreCompact: plain text) or
 // nothing, and exit 0 whatever happens. Failures go to one log line each; after `breakerFailures`
 // consecutive failures a hook skips its work for `breakerCooldownSeconds` (said once in the log).
-import { fstatSync, read, writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as z from 'zod/mini';
@@ -210,20 +210,16 @@ function writeStdout(text: string, deadline: number, hardLimit: number, log: Log
 }
 
 /**
- * Read all of stdin; undefined when it exceeds `max` bytes (the rest is drained, not kept). A
- * regular file (a hook run by hand with `< input.json`) is read with fs.read. A pipe or socket,
- * what Claude Code gives, goes through process.stdin: a read blocked on a pipe in libuv's thread
- * pool would keep the process from exiting at the deadline if stdin were never closed.
+ * Read all of stdin; undefined when it exceeds `max` bytes (the rest is drained, not kept). Through
+ * process.stdin, not fs.read on fd 0: a read blocked on a pipe in libuv's thread pool would keep the
+ * process from exiting at the deadline if stdin were never closed.
  */
 export async function readStdin(max: number): Promise<string | undefined> {
-  let stat: ReturnType<typeof fstatSync>;
   try {
-    stat = fstatSync(0);
+    if (fstatSync(0).isCharacterDevice()) return ''; // a terminal (or /dev/null: nothing to read either way)
   } catch {
     return ''; // no stdin at all
   }
-  if (stat.isCharacterDevice()) return ''; // a terminal (or /dev/null: nothing to read either way)
-  if (stat.isFile()) return readFileStdin(max);
   const decoder = new StringDecoder('utf8');
   let text = '';
   let size = 0;
@@ -233,33 +229,6 @@ export async function readStdin(max: number): Promise<string | undefined> {
     else text = ''; // over the cap: drained, not kept
   }
   return size > max ? undefined : text + decoder.end();
-}
-
-/** stdin that is a regular file: each read lands in one reused buffer and is decoded at once. */
-function readFileStdin(max: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
-    const decoder = new StringDecoder('utf8');
-    let text = '';
-    let size = 0;
-    const next = (): void => {
-      read(0, buffer, 0, buffer.length, null, (error, n) => {
-        if (error !== null) {
-          reject(error);
-          return;
-        }
-        if (n === 0) {
-          resolve(size > max ? undefined : text + decoder.end());
-          return;
-        }
-        size += n;
-        if (size <= max) text += decoder.write(buffer.subarray(0, n));
-        else text = '';
-        next();
-      });
-    };
-    next();
-  });
 }
 
 export function logFile(env: Env): string | undefined {

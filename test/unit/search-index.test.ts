@@ -33,7 +33,7 @@ import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
 import { distDir } from './helpers/paths.ts';
 import { prng } from './helpers/prng.ts';
-import { baseEnv, type RunResult, readLog, runCli, runCliAsync } from './helpers/proc.ts';
+import { baseEnv, type ProcEnv, type RunResult, readLog, runCli, runCliAsync } from './helpers/proc.ts';
 import { scriptedTranscript } from './helpers/scripted-transcript.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -976,6 +976,80 @@ function variantTranscript(dir: string, source: string, sessionId: string, word:
   return file;
 }
 
+/** A data dir and a project folder for CLI runs; the CLI logs at `logLevel`. */
+function cliSetup(logLevel?: 'debug') {
+  const root = tempDir();
+  const data = join(root, 'data');
+  const proj = join(root, 'proj');
+  mkdirSync(proj);
+  const env = baseEnv(root, { CTXL_HOME: data, ...(logLevel === undefined ? {} : { CTXL_LOG_LEVEL: logLevel }) });
+  return { root, data, proj, env };
+}
+
+/**
+ * A transcript of `steps` prompts, each followed by a Bash call with its output (about two chunks a
+ * step: enough steps start ctxl ingest's segment worker); `word(i)` is planted in prompt i.
+ */
+function bigTranscript(o: {
+  root: string;
+  proj: string;
+  sessionId: string;
+  steps: number;
+  seed: number;
+  word: (i: number) => string | undefined;
+  words?: number;
+}): string {
+  const rnd = prng(o.seed);
+  const t = scriptedTranscript(o.sessionId, o.proj);
+  for (let i = 0; i < o.steps; i++) {
+    const word = o.word(i);
+    t.user(`step ${i}: ${fillerText(rnd, o.words ?? 10)}${word === undefined ? '' : ` ${word}`}`);
+    t.tool('Bash', { command: `npm test -- part${i}` }, `${fillerText(rnd, 3 * (o.words ?? 10))}\nTests ${i} passed`);
+  }
+  const file = join(o.root, `${o.sessionId}.jsonl`);
+  t.write(file);
+  return file;
+}
+
+/** `ctxl ingest` of each file in turn, while `readers` recall processes query in loops (at least twice each). */
+async function ingestWhileRecalling(o: {
+  files: readonly string[];
+  readers: number;
+  query: (reader: number, round: number) => string[];
+  env: ProcEnv;
+  root: string;
+  proj: string;
+}) {
+  let writing = true;
+  const writer = (async () => {
+    const out: RunResult[] = [];
+    try {
+      for (const file of o.files) out.push(await runCliAsync(['ingest', file, '--cwd', o.proj, '--json'], o.env, o.root));
+    } finally {
+      writing = false;
+    }
+    return out;
+  })();
+  const reader = async (k: number) => {
+    const out: RunResult[] = [];
+    // More rounds while the writer is still going (bounded either way).
+    for (let round = 0; round < 40 && (round < 2 || writing); round++) {
+      out.push(await runCliAsync(['recall', '--cwd', o.proj, '--limit', '5', '--json', '--', ...o.query(k, round)], o.env, o.root));
+    }
+    return out;
+  };
+  const [ingests, ...recalls] = await Promise.all([writer, ...Array.from({ length: o.readers }, (_, k) => reader(k))]);
+  return { ingests, recalls: recalls.flat() };
+}
+
+/** Every chunk file on disk is live in the index, once. */
+function expectEachChunkOnce(data: string): void {
+  const log = captureLogger();
+  const live = liveIds(openStore(data, log), log);
+  expect(new Set(live).size).toBe(live.length); // no chunk twice
+  expect(live.sort()).toEqual(chunkIdsOnDisk(data)); // and none lost
+}
+
 describe('the CLI as concurrent processes', () => {
   it('6 recall processes racing an ingesting process leave an index without duplicates or losses', async () => {
     const root = tempDir();
@@ -992,37 +1066,22 @@ describe('the CLI as concurrent processes', () => {
     const seed = runCli(['ingest', variants[0] as string, '--cwd', proj, '--json'], env, root);
     expect(seed.status, seed.stderr).toBe(0);
 
-    let writing = true;
-    const writer = (async () => {
-      const out: RunResult[] = [];
-      try {
-        for (const file of [...variants.slice(1), ...realOnes]) out.push(await runCliAsync(['ingest', file, '--cwd', proj, '--json'], env, root));
-      } finally {
-        writing = false;
-      }
-      return out;
-    })();
-    const reader = async (k: number) => {
-      const out: RunResult[] = [];
-      // At least two rounds each, more while the writer is still going (bounded either way).
-      for (let round = 0; round < 40 && (round < 2 || writing); round++) {
-        out.push(await runCliAsync(['recall', '--cwd', proj, '--limit', '5', '--json', '--', words[(k + round) % words.length] as string, 'joke'], env, root));
-      }
-      return out;
-    };
-    const [ingests, ...recalls] = await Promise.all([writer, ...[0, 1, 2, 3, 4, 5].map(reader)]);
+    const { ingests, recalls } = await ingestWhileRecalling({
+      files: [...variants.slice(1), ...realOnes],
+      readers: 6,
+      query: (k, round) => [words[(k + round) % words.length] as string, 'joke'],
+      env,
+      root,
+      proj,
+    });
     for (const r of ingests) expect(r.status, r.stderr).toBe(0);
-    for (const r of recalls.flat()) {
+    for (const r of recalls) {
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       expect(Array.isArray((JSON.parse(r.stdout) as CliRecall).results)).toBe(true);
     }
 
-    const log = captureLogger();
-    const store = openStore(data, log);
-    const live = liveIds(store, log);
-    expect(new Set(live).size).toBe(live.length); // no chunk twice
-    expect(live.sort()).toEqual(chunkIdsOnDisk(data)); // and none lost
+    expectEachChunkOnce(data);
     for (const [i, word] of words.entries()) {
       const r = runCli(['recall', '--cwd', proj, '--limit', '5', '--json', '--', word], env, root);
       expect(r.status, r.stderr).toBe(0);
@@ -1033,62 +1092,34 @@ describe('the CLI as concurrent processes', () => {
       ).toEqual([`0000000${i}-aaaa-4bbb-8ccc-dddddddddddd`]);
       expect(results[0]?.snippet).toContain(word);
     }
-    expect(log.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+    expect(readLog(data).filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
   }, 120_000);
 
   it('recall processes racing an ingest whose index the worker builds leave an index without duplicates or losses', async () => {
-    const root = tempDir();
-    const data = join(root, 'data');
-    const proj = join(root, 'proj');
-    mkdirSync(proj);
-    const env = baseEnv(root, { CTXL_HOME: data, CTXL_LOG_LEVEL: 'debug' });
-    const rnd = prng(78);
+    const { root, data, proj, env } = cliSetup('debug');
     const words = Array.from({ length: 6 }, (_, i) => planted(950 + i));
-    const files = [0, 1].map((k) => {
-      const t = scriptedTranscript(`0000001${k}-aaaa-4bbb-8ccc-dddddddddddd`, proj);
-      for (let i = 0; i < 600; i++) {
-        const word = i % 200 === 0 ? ` ${words[k * 3 + i / 200]}` : '';
-        t.user(`step ${i}: ${fillerText(rnd, 10)}${word}`);
-        t.tool('Bash', { command: `npm test -- part${i}` }, `${fillerText(rnd, 30)}\nTests ${i} passed`);
-      }
-      const file = join(root, `big-${k}.jsonl`);
-      t.write(file);
-      return file;
+    const sessions = ['00000010-aaaa-4bbb-8ccc-dddddddddddd', '00000011-aaaa-4bbb-8ccc-dddddddddddd'];
+    const files = sessions.map((sessionId, k) =>
+      bigTranscript({ root, proj, sessionId, steps: 600, seed: 78 + k, word: (i) => (i % 200 === 0 ? words[k * 3 + i / 200] : undefined) }),
+    );
+    const { ingests, recalls } = await ingestWhileRecalling({
+      files,
+      readers: 4,
+      query: (k, round) => [words[(k + round) % words.length] as string],
+      env,
+      root,
+      proj,
     });
-    let writing = true;
-    const writer = (async () => {
-      const out: RunResult[] = [];
-      try {
-        for (const file of files) out.push(await runCliAsync(['ingest', file, '--cwd', proj, '--json'], env, root));
-      } finally {
-        writing = false;
-      }
-      return out;
-    })();
-    const reader = async (k: number) => {
-      const out: RunResult[] = [];
-      for (let round = 0; round < 40 && (round < 2 || writing); round++) {
-        out.push(await runCliAsync(['recall', '--cwd', proj, '--limit', '5', '--json', '--', words[(k + round) % words.length] as string], env, root));
-      }
-      return out;
-    };
-    const [ingests, ...recalls] = await Promise.all([writer, ...[0, 1, 2, 3].map(reader)]);
-    for (const r of ingests) expect(r.status, r.stderr).toBe(0);
-    for (const r of recalls.flat()) expect(r.status, r.stderr).toBe(0);
+    for (const r of [...ingests, ...recalls]) expect(r.status, r.stderr).toBe(0);
 
-    const log = captureLogger();
-    const store = openStore(data, log);
-    const live = liveIds(store, log);
-    expect(new Set(live).size).toBe(live.length);
-    expect(live.sort()).toEqual(chunkIdsOnDisk(data));
+    expectEachChunkOnce(data);
     for (const [i, word] of words.entries()) {
       const r = runCli(['recall', '--cwd', proj, '--limit', '5', '--json', '--', word], env, root);
       expect(r.status, r.stderr).toBe(0);
-      const results = (JSON.parse(r.stdout) as CliRecall).results;
       expect(
-        results.map((x) => x.sessionId),
+        (JSON.parse(r.stdout) as CliRecall).results.map((x) => x.sessionId),
         word,
-      ).toEqual([`0000001${i < 3 ? 0 : 1}-aaaa-4bbb-8ccc-dddddddddddd`]);
+      ).toEqual([sessions[i < 3 ? 0 : 1]]);
     }
     expect(readLog(data).filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
     // Both ingests ran with the worker started (a racing recall may index some chunks first, from disk).
@@ -1096,22 +1127,11 @@ describe('the CLI as concurrent processes', () => {
   }, 120_000);
 
   it('an ingest killed (SIGKILL) while its workers run, then run again: each chunk indexed once, none lost', async () => {
-    const root = tempDir();
-    const data = join(root, 'data');
-    const proj = join(root, 'proj');
-    mkdirSync(proj);
-    const env = baseEnv(root, { CTXL_HOME: data });
-    const rnd = prng(79);
+    const { root, data, proj, env } = cliSetup();
     const words = Array.from({ length: 4 }, (_, i) => planted(970 + i));
-    const t = scriptedTranscript('0000002a-aaaa-4bbb-8ccc-dddddddddddd', proj);
-    for (let i = 0; i < 1_200; i++) {
-      const word = i % 300 === 0 ? ` ${words[i / 300]}` : '';
-      t.user(`step ${i}: ${fillerText(rnd, 10)}${word}`);
-      t.tool('Bash', { command: `npm test -- part${i}` }, `${fillerText(rnd, 30)}\nTests ${i} passed`);
-    }
-    const file = join(root, 'big.jsonl');
-    t.write(file);
-    const catalog = join(data, 'sessions', '0000002a-aaaa-4bbb-8ccc-dddddddddddd', 'catalog.jsonl');
+    const sessionId = '0000002a-aaaa-4bbb-8ccc-dddddddddddd';
+    const file = bigTranscript({ root, proj, sessionId, steps: 1_200, seed: 79, word: (i) => (i % 300 === 0 ? words[i / 300] : undefined) });
+    const catalog = join(data, 'sessions', sessionId, 'catalog.jsonl');
     // Killed once its catalog lists more than the worker's start (its workers are running by then).
     const child = spawn(process.execPath, [join(distDir, 'cli.mjs'), 'ingest', file, '--cwd', proj, '--json'], { env, cwd: root, stdio: 'ignore' });
     const killed = await new Promise<boolean>((resolve) => {
@@ -1135,11 +1155,7 @@ describe('the CLI as concurrent processes', () => {
     const recall = runCli(['recall', '--cwd', proj, '--limit', '5', '--json', '--', words[0] as string], env, root); // brings the index up to date
     expect(recall.status, recall.stderr).toBe(0);
 
-    const log = captureLogger();
-    const store = openStore(data, log);
-    const live = liveIds(store, log);
-    expect(new Set(live).size).toBe(live.length);
-    expect(live.sort()).toEqual(chunkIdsOnDisk(data));
+    expectEachChunkOnce(data);
     for (const word of words) {
       const r = runCli(['recall', '--cwd', proj, '--limit', '5', '--json', '--', word], env, root);
       expect(
@@ -1150,21 +1166,17 @@ describe('the CLI as concurrent processes', () => {
   }, 120_000);
 
   it('a transcript big enough for the segment worker: ctxl ingest indexes each chunk once, as a rebuild would', () => {
-    const root = tempDir();
-    const data = join(root, 'data');
-    const proj = join(root, 'proj');
-    mkdirSync(proj);
-    const env = baseEnv(root, { CTXL_HOME: data, CTXL_LOG_LEVEL: 'debug' });
-    const rnd = prng(77);
-    const t = scriptedTranscript('0000000a-aaaa-4bbb-8ccc-dddddddddddd', proj);
+    const { root, data, proj, env } = cliSetup('debug');
     const words = Array.from({ length: 12 }, (_, i) => planted(900 + i));
-    for (let i = 0; i < 700; i++) {
-      const word = i % 60 === 0 ? ` ${words[i / 60]}` : '';
-      t.user(`step ${i}: ${fillerText(rnd, 12)}${word}`);
-      t.tool('Bash', { command: `npm test -- part${i}` }, `${fillerText(rnd, 40)}\nTests ${i} passed`);
-    }
-    const file = join(root, 'big.jsonl');
-    t.write(file);
+    const file = bigTranscript({
+      root,
+      proj,
+      sessionId: '0000000a-aaaa-4bbb-8ccc-dddddddddddd',
+      steps: 700,
+      seed: 77,
+      words: 12,
+      word: (i) => (i % 60 === 0 ? words[i / 60] : undefined),
+    });
     const ingest = runCli(['ingest', file, '--cwd', proj, '--json'], env, root);
     expect(ingest.status, ingest.stderr).toBe(0);
     expect((JSON.parse(ingest.stdout) as { chunksAdded: number }).chunksAdded).toBeGreaterThan(1_000); // past the worker's start
@@ -1181,11 +1193,7 @@ describe('the CLI as concurrent processes', () => {
         expect(r.status, r.stderr).toBe(0);
         return JSON.parse(r.stdout) as CliRecall;
       });
-    const log = captureLogger();
-    const store = openStore(data, log);
-    const live = liveIds(store, log);
-    expect(new Set(live).size).toBe(live.length);
-    expect(live.sort()).toEqual(chunkIdsOnDisk(data));
+    expectEachChunkOnce(data);
     const before = recallAll();
     for (const [i, word] of words.entries()) expect(before[i]?.results.map((x) => x.snippet.includes(word))).toEqual([true]);
 
@@ -1193,7 +1201,7 @@ describe('the CLI as concurrent processes', () => {
     const r = runCli(['reindex', '--all', '--json'], env, root);
     expect(r.status, r.stderr).toBe(0);
     expect(recallAll()).toEqual(before);
-    expect(log.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+    expect(readLog(data).filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
   }, 60_000);
 
   it('ctxl reindex --all --json after deleting index/ gives the same recall results', () => {
