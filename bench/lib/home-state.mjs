@@ -1,11 +1,12 @@
 // Snapshot and restore a CTXL_HOME so that a stateful hook (Stop, PreCompact) finds exactly the same
 // data before every timed run: the saved cursor and whatever else the hooks keep next to it (archive,
 // index), not only cursor.json. Restoring copies back only what changed (size, inode or mtime differ),
-// removes what is new, and never touches logs/ (the bench reads the hooks' warnings from there).
+// removes what is new, and never touches logs/ (the bench reads the hooks' warnings from there) or
+// cache/ (the compiled-code cache belongs to the installation and persists for a user, as here).
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-const EXCLUDED = new Set(['logs']);
+const EXCLUDED = new Set(['logs', 'cache']);
 
 function walk(root, rel, onDir, onFile) {
   let entries;

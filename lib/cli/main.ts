@@ -156,11 +156,15 @@ function cli(env: Env, now: Date): CliEnv {
   return { env, store: openStore(dataDir(env), log), log, now, out, err: (t) => process.stderr.write(t), isTTY: process.stderr.isTTY === true };
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  const usage = error instanceof UsageError;
-  const known = usage || error instanceof InstallError;
-  process.stderr.write(`ctxl: ${known ? (error as Error).message : `internal error: ${(error as Error).stack ?? String(error)}`}\n`);
-  process.exitCode = usage ? 2 : 1;
-}
+// Not a top-level await: the bundle runs as a function's body (build.mjs, lib/runtime/code-cache.ts).
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const usage = error instanceof UsageError;
+    const known = usage || error instanceof InstallError;
+    process.stderr.write(`ctxl: ${known ? (error as Error).message : `internal error: ${(error as Error).stack ?? String(error)}`}\n`);
+    process.exitCode = usage ? 2 : 1;
+  },
+);

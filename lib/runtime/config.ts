@@ -4,6 +4,8 @@
 import * as z from 'zod/mini';
 import type { Env } from './paths.ts';
 
+export { isDisabledByEnv } from './paths.ts';
+
 // Schemas are built when a key is set (a file or the environment names it), not at every hook's
 // start: building them all cost a few ms of each start, and most runs set none.
 const logLevel = () => z.enum(['error', 'warn', 'info', 'debug']);
@@ -211,9 +213,4 @@ function coerce(raw: string, like: unknown): unknown {
   }
   if (typeof like === 'number') return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
   return raw;
-}
-
-export function isDisabledByEnv(env: Env): boolean {
-  const raw = env.CTXL_DISABLE;
-  return raw !== undefined && /^(1|true|yes|on)$/i.test(raw);
 }

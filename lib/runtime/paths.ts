@@ -18,6 +18,12 @@ export function dataDir(env: Env): string {
   return join(configDir(env), 'memory');
 }
 
+/** `CTXL_DISABLE` set to a truthy spelling: the plugin does nothing and writes nothing. */
+export function isDisabledByEnv(env: Env): boolean {
+  const raw = env.CTXL_DISABLE;
+  return raw !== undefined && /^(1|true|yes|on)$/i.test(raw);
+}
+
 const MAX_NAME = 128;
 
 /**

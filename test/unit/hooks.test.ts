@@ -76,7 +76,9 @@ describe('bad input: exit 0, no stdout, exactly one log line naming the problem'
     expect(log).toHaveLength(1);
     expect(log[0]?.msg).toMatch(pattern);
     expect(log[0]?.scope).toBe(EVENT_OF[hook]);
-    expect(listFiles(t.home)).toEqual(['data/logs/ctxl.log']);
+    // The code cache aside (written into any data dir that exists), only the log line.
+    expect(listFiles(t.home).filter((f) => !f.startsWith('data/cache/code/'))).toEqual(['data/logs/ctxl.log']);
+    expect(listFiles(t.home).every((f) => f === 'data/logs/ctxl.log' || /^data\/cache\/code\/[a-z-]+-[0-9a-f]{16}-v[\d.]+-\w+\.bin$/.test(f))).toBe(true);
   });
 });
 
@@ -219,7 +221,7 @@ describe('inputs in the shape Claude Code sends (test/fixtures/hook-input)', () 
 });
 
 describe('session ids never escape the data dir', () => {
-  it.each(HOOKS)('%s with session id ../../x writes only under <data>/sessions/ (and the log)', (hook) => {
+  it.each(HOOKS)('%s with session id ../../x writes only under <data>/sessions/ (and the log, the code cache)', (hook) => {
     const home = tempDir();
     const data = join(home, 'a', 'b', 'data');
     const transcript = join(home, 'transcript.jsonl');
@@ -228,7 +230,7 @@ describe('session ids never escape the data dir', () => {
     expect(r.status).toBe(0);
     const files = listFiles(home).filter((f) => f !== 'transcript.jsonl');
     expect(files.length).toBeGreaterThan(0);
-    for (const f of files) expect(f).toMatch(/^a\/b\/data\/(sessions\/\.\._\.\._x|logs|index|projects\/[^/]+)\//);
+    for (const f of files) expect(f).toMatch(/^a\/b\/data\/(sessions\/\.\._\.\._x|logs|index|cache\/code|projects\/[^/]+)\//);
     for (const escaped of [join(home, 'x'), join(home, 'a', 'x'), join(home, 'a', 'b', 'x'), join(data, 'x')]) expect(existsSync(escaped)).toBe(false);
   });
 });
