@@ -1,8 +1,7 @@
 // `ctxl ingest`, `ctxl recall`, `ctxl show`, `ctxl reindex`: the archive from the command line, with
 // exactly the code the hooks use.
-import { createReadStream, readFileSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { listChunkIds } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
@@ -38,19 +37,49 @@ export interface IngestSummary {
 }
 
 /** Session id and cwd as the transcript records them (first lines that carry them). */
-async function transcriptIdentity(file: string): Promise<{ sessionId?: string; cwd?: string }> {
+function transcriptIdentity(file: string): { sessionId?: string; cwd?: string } {
   const found: { sessionId?: string; cwd?: string } = {};
-  const lines = createInterface({ input: createReadStream(file, { end: 4 * 1024 * 1024 }), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
-    try {
-      const v = JSON.parse(line) as { sessionId?: unknown; cwd?: unknown };
-      if (found.sessionId === undefined && typeof v.sessionId === 'string' && v.sessionId !== '') found.sessionId = v.sessionId;
-      if (found.cwd === undefined && typeof v.cwd === 'string' && v.cwd !== '') found.cwd = v.cwd;
-    } catch {}
-    if (found.sessionId !== undefined && found.cwd !== undefined) break;
+  // Both are on the first lines of a transcript: read in 64 KB steps (no stream and no readline to
+  // load for it), over the first 4 MB at most.
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    // Bytes of a line not complete yet: decoded once it is (a long first line is not re-split).
+    let rest: Buffer[] = [];
+    for (let position = 0; position < IDENTITY_SCAN_BYTES; ) {
+      const n = readSync(fd, buffer, 0, buffer.length, position);
+      if (n === 0) break;
+      position += n;
+      const piece = Buffer.from(buffer.subarray(0, n));
+      const last = piece.lastIndexOf(0x0a);
+      if (last === -1) {
+        rest.push(piece);
+        continue;
+      }
+      const lines = Buffer.concat([...rest, piece.subarray(0, last)])
+        .toString('utf8')
+        .split('\n');
+      rest = [piece.subarray(last + 1)];
+      for (const line of lines) {
+        noteIdentity(line, found);
+        if (found.sessionId !== undefined && found.cwd !== undefined) return found;
+      }
+    }
+    noteIdentity(Buffer.concat(rest).toString('utf8'), found);
+  } finally {
+    closeSync(fd);
   }
-  lines.close();
   return found;
+}
+
+const IDENTITY_SCAN_BYTES = 4 * 1024 * 1024;
+
+function noteIdentity(line: string, found: { sessionId?: string; cwd?: string }): void {
+  try {
+    const v = JSON.parse(line) as { sessionId?: unknown; cwd?: unknown };
+    if (found.sessionId === undefined && typeof v.sessionId === 'string' && v.sessionId !== '') found.sessionId = v.sessionId;
+    if (found.cwd === undefined && typeof v.cwd === 'string' && v.cwd !== '') found.cwd = v.cwd;
+  } catch {}
 }
 
 /** Chunks of one transcript that start the segment worker (fewer are indexed faster than it starts). */
@@ -96,7 +125,7 @@ async function ingestEach(
       cli.log.warn(`ingest: cannot read ${file}; skipped`);
       continue;
     }
-    const identity = await transcriptIdentity(file);
+    const identity = transcriptIdentity(file);
     const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
     const cwd = options.cwd ?? identity.cwd ?? process.cwd();
     const project = findProjectRoot(cwd);

@@ -6,7 +6,7 @@
 // This replaces proper-lockfile on the hook path: it loaded graceful-fs (which patches fs), retry and
 // signal-exit into every locking hook (~10 ms of startup a call), and its mtime refresh runs on a
 // timer that a hook's synchronous work would block anyway.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -38,7 +38,7 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
       released = true;
       // Only our own lock: if it was taken over meanwhile (we ran past STALE_MS), leave the new owner's.
       const owner = readOwner(dir);
-      if (owner === undefined || owner.nonce === me.nonce) rmSync(dir, { recursive: true, force: true });
+      if (owner === undefined || owner.nonce === me.nonce) removeLockDir(dir);
     };
   }
   return undefined;
@@ -63,12 +63,27 @@ function takeOverStale(dir: string, now: number): boolean {
     try {
       renameSync(aside, dir); // not the lock we judged: give it back
     } catch {
-      rmSync(aside, { recursive: true, force: true });
+      removeLockDir(aside);
     }
     return false;
   }
-  rmSync(aside, { recursive: true, force: true });
+  removeLockDir(aside);
   return true;
+}
+
+/**
+ * A lock folder holds its owner file and nothing else: two calls. rmSync's recursive walk loads
+ * its own module first, which every hook would pay once.
+ */
+function removeLockDir(dir: string): void {
+  try {
+    unlinkSync(join(dir, 'owner'));
+  } catch {}
+  try {
+    rmdirSync(dir);
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 interface Owner {
