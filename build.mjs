@@ -68,13 +68,13 @@ const common = {
 const MODULE_URL = '__ctxlModuleUrl';
 // The loader holds this text between quotes; the file holds it on a line of its own.
 const PROGRAM_MARK = '//@ctxl-program';
-async function cachedProgram({ entry, name, outfile, define = {}, banner, writeWithinMs }) {
+async function cachedProgram({ entry, name, outfile, define = {}, banner, hook, writeWithinMs }) {
   const body = await build({ ...common, format: 'iife', write: false, entryPoints: [entry], define: { ...define, 'import.meta.url': MODULE_URL } });
   const source = `(function (${MODULE_URL}) {${body.outputFiles[0].text}\n})`;
   // Each line goes behind `//`, and comes back whole only if \n is its only line break.
   if (/[\r\u2028\u2029]/.test(source)) throw new Error(`build: ${name}: the program holds a line break other than \\n`);
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  const contents = `import { runCached } from './lib/runtime/code-cache.ts';\nrunCached(${JSON.stringify({ name, hash, writeWithinMs })}, import.meta.url, ${JSON.stringify(PROGRAM_MARK)});\n`;
+  const contents = `import { runCached } from './lib/runtime/code-cache.ts';\nrunCached(${JSON.stringify({ name, hash, hook, writeWithinMs })}, import.meta.url, ${JSON.stringify(PROGRAM_MARK)});\n`;
   const loader = await build({
     ...common,
     write: false,
@@ -105,6 +105,7 @@ for (const file of hookFiles) {
     name,
     outfile: `${staging}/${name}.mjs`,
     define: { __CTXL_HOOK_TIMEOUT_MS__: String(timeout) },
+    hook: true,
     writeWithinMs: timeout / 2,
   });
 }
@@ -113,6 +114,7 @@ await cachedProgram({
   name: 'cli',
   outfile: `${staging}/cli.mjs`,
   banner: { js: '#!/usr/bin/env node' },
+  hook: false,
   writeWithinMs: Number.MAX_SAFE_INTEGER,
 });
 // The CLI's ingest counts index terms on a worker thread; the worker is its own small bundle.

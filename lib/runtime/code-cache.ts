@@ -5,14 +5,35 @@
 // the vm.Script way (as v8-compile-cache did for CommonJS). One file per program, so an update
 // that replaces it can never pair a loader with another build's program.
 //
-// The cache is an optimization and nothing else: any problem (unreadable or rejected cache, a
-// read-only disk) means compiling as before, silently. It is written only into a data dir that
-// already exists and never with CTXL_DISABLE set, so a run that would write nothing (a misused
-// command, `install --dry-run` on a fresh machine, the plugin switched off) still writes nothing. Files are named by the bundle's
-// hash, the Node version and the architecture, so a cache is only offered to the exact code and
-// engine that made it; V8 also checks its own version, flags and the source length, and rejects a
-// cache that does not fit (then it is rewritten). Written to a temporary name and renamed.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+// The cache is an optimization and nothing else: a missing, foreign, damaged or unwritable cache
+// means compiling as before, silently. Two things make that hold:
+// - V8 checks only a cache's header (its version, flags, the source length), not its payload, and
+//   a damaged payload crashes the process. So the file holds the payload twice behind a small
+//   header, and is used only when both copies are equal (a memcmp: random damage, a torn or
+//   interleaved write cannot pass it) and the file belongs to this user. (The same change made to
+//   both copies is tampering, not damage: whoever can write the user's 0700 data dir can as well
+//   edit the hooks.)
+// - The name says what made it: the program's build hash, Node version and architecture, and a
+//   hash of the dist file's size and mtime (a hand-edited dist file gets a new cache), of Node's
+//   flags and of NODE_OPTIONS (V8 rejects a cache made under other flags: `ctxl run-job` and a
+//   typed `ctxl` keep one each instead of rewriting each other's).
+// It is written only into a data dir that already exists and never with CTXL_DISABLE set, so a
+// run that would write nothing (a misused command, `install --dry-run` on a fresh machine, the
+// plugin switched off) still writes nothing; to a fresh temporary name, then renamed.
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -20,19 +41,36 @@ import { dataDir, isDisabledByEnv } from './paths.ts';
 
 export const CODE_CACHE_DIR = join('cache', 'code');
 
+/** `ctxlcc` and the format's version; then the payload's length (u32 LE), the payload, the payload again. */
+const MAGIC = Buffer.from('ctxlcc\x00\x01', 'latin1');
+const HEAD = MAGIC.length + 4;
+
+/** Caches of other builds, flags or Node versions of a program are removed once this old. */
+const STALE_MS = 7 * 86_400_000;
+
 export interface CachedProgram {
   /** The bundle's name (`session-start`): the cache file's prefix. */
   name: string;
   /** Hash of the program's source, computed at build time. */
   hash: string;
+  /** A hook fails silently (one log line, exit 0); the CLI says why and exits 1. */
+  hook: boolean;
   /** A run that took longer than this leaves the cache unwritten (a hook near its deadline). */
   writeWithinMs: number;
 }
 
+/** What the dist file was when this process read it, and how Node was started. */
+export interface CacheVariant {
+  size: number;
+  mtimeMs: number;
+  execArgv: readonly string[];
+}
+
 /** Where a program's cache lives, or undefined when caching is off (`CTXL_CODE_CACHE=0`). */
-export function codeCachePath(env: NodeJS.ProcessEnv, p: Pick<CachedProgram, 'name' | 'hash'>): string | undefined {
-  if (env.CTXL_CODE_CACHE === '0') return undefined;
-  return join(dataDir(env), CODE_CACHE_DIR, `${p.name}-${p.hash}-${process.version}-${process.arch}.bin`);
+export function codeCachePath(env: NodeJS.ProcessEnv, p: Pick<CachedProgram, 'name' | 'hash'>, v: CacheVariant): string | undefined {
+  if (env.CTXL_CODE_CACHE !== undefined && /^(0|false|no|off)$/i.test(env.CTXL_CODE_CACHE)) return undefined;
+  const variant = smallHash(`${v.size}:${v.mtimeMs}:${v.execArgv.join(' ')}:${env.NODE_OPTIONS ?? ''}`);
+  return join(dataDir(env), CODE_CACHE_DIR, `${p.name}-${p.hash}-${process.version}-${process.arch}-${variant}.bin`);
 }
 
 /**
@@ -42,17 +80,25 @@ export function codeCachePath(env: NodeJS.ProcessEnv, p: Pick<CachedProgram, 'na
  */
 export function runCached(p: CachedProgram, url: string, mark: string): void {
   const started = Date.now();
-  const file = fileURLToPath(url);
-  const text = readFileSync(file, 'utf8');
-  const line = `\n${mark}\n`;
-  const source = text.slice(text.indexOf(line) + line.length).replace(/^\/\//gm, '');
+  let script: Script;
   let cachePath: string | undefined;
   let cachedData: Buffer | undefined;
   try {
-    cachePath = codeCachePath(process.env, p);
-    if (cachePath !== undefined) cachedData = readFileSync(cachePath);
-  } catch {}
-  const script = new Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
+    const file = fileURLToPath(url);
+    const { text, size, mtimeMs } = readOwnFile(file);
+    const at = new RegExp(`\\r?\\n${mark}\\r?\\n`).exec(text);
+    if (at === null) throw new Error(`${file}: no program after the loader (a damaged or hand-edited file); reinstall it`);
+    const source = text.slice(at.index + at[0].length).replace(/^\/\//gm, '');
+    try {
+      cachePath = codeCachePath(process.env, p, { size, mtimeMs, execArgv: process.execArgv });
+      if (cachePath !== undefined) cachedData = readCache(cachePath);
+    } catch {}
+    const lineOffset = text.slice(0, at.index + at[0].length).split('\n').length - 1;
+    script = new Script(source, { filename: file, lineOffset, ...(cachedData === undefined ? {} : { cachedData }) });
+  } catch (error) {
+    loaderFailed(p, error);
+    return;
+  }
   const program = script.runInThisContext() as (url: string) => void;
   if (cachePath !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
     const cacheFile = cachePath;
@@ -65,6 +111,46 @@ export function runCached(p: CachedProgram, url: string, mark: string): void {
   program(url);
 }
 
+function readOwnFile(file: string): { text: string; size: number; mtimeMs: number } {
+  const fd = openSync(file, 'r');
+  try {
+    const st = fstatSync(fd);
+    return { text: readFileSync(fd, 'utf8'), size: st.size, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The payload of a cache file that is whole and this user's, else undefined. */
+function readCache(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
+    if (st.size < HEAD || st.size > 64 * 1024 * 1024) return undefined;
+    const buf = Buffer.allocUnsafe(st.size);
+    if (readSync(fd, buf, 0, st.size, 0) !== st.size) return undefined;
+    const n = buf.readUInt32LE(MAGIC.length);
+    if (!buf.subarray(0, MAGIC.length).equals(MAGIC) || st.size !== HEAD + 2 * n) return undefined;
+    const payload = buf.subarray(HEAD, HEAD + n);
+    return payload.equals(buf.subarray(HEAD + n)) ? payload : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The bytes of a cache file for `payload`. */
+export function cacheFileBytes(payload: Uint8Array): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(payload.length, 0);
+  return Buffer.concat([MAGIC, length, payload, payload]);
+}
+
 /** `post-tool-use-<hash>-…bin` is a cache of post-tool-use; `post-tool-use-failure-…` is not. */
 function isCacheOf(name: string, file: string): boolean {
   return file.startsWith(`${name}-`) && /^[0-9a-f]{16}-.*\.bin$/.test(file.slice(name.length + 1));
@@ -73,14 +159,41 @@ function isCacheOf(name: string, file: string): boolean {
 function saveCache(file: string, name: string, data: () => Buffer): void {
   try {
     const dir = join(file, '..');
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, data(), { mode: 0o600 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(tmp, cacheFileBytes(data()), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, file);
-    // Caches of other builds or Node versions of this program are dead weight now.
+    // Other builds' and Node versions' caches of this program, once unused for a while. Not at
+    // once: two installs (or two Node versions) in use side by side would delete each other's.
     const mine = file.slice(dir.length + 1);
+    const now = Date.now();
     for (const other of readdirSync(dir)) {
-      if (other !== mine && isCacheOf(name, other)) unlinkSync(join(dir, other));
+      if (other === mine || !isCacheOf(name, other)) continue;
+      const path = join(dir, other);
+      if (now - statSync(path).mtimeMs > STALE_MS) unlinkSync(path);
     }
   } catch {}
+}
+
+/** A loader that cannot run its program: a hook logs one line and exits 0; the CLI exits 1. */
+function loaderFailed(p: CachedProgram, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!p.hook) {
+    process.stderr.write(`ctxl: internal error: ${message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    const logs = join(dataDir(process.env), 'logs');
+    mkdirSync(logs, { recursive: true, mode: 0o700 });
+    const line = { t: new Date().toISOString(), level: 'error', scope: p.name, msg: `could not start: ${message}` };
+    writeFileSync(join(logs, 'ctxl.log'), `${JSON.stringify(line)}\n`, { flag: 'a', mode: 0o600 });
+  } catch {}
+}
+
+/** FNV-1a of a short string, as 8 hex characters. */
+function smallHash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }

@@ -47,7 +47,7 @@ export function makeSandbox(label: string): Sandbox {
         console.log(`[e2e] kept ${root}`);
         return;
       }
-      rmSync(root, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     },
   };
 }

@@ -78,7 +78,9 @@ describe('bad input: exit 0, no stdout, exactly one log line naming the problem'
     expect(log[0]?.scope).toBe(EVENT_OF[hook]);
     // The code cache aside (written into any data dir that exists), only the log line.
     expect(listFiles(t.home).filter((f) => !f.startsWith('data/cache/code/'))).toEqual(['data/logs/ctxl.log']);
-    expect(listFiles(t.home).every((f) => f === 'data/logs/ctxl.log' || /^data\/cache\/code\/[a-z-]+-[0-9a-f]{16}-v[\d.]+-\w+\.bin$/.test(f))).toBe(true);
+    expect(listFiles(t.home).every((f) => f === 'data/logs/ctxl.log' || /^data\/cache\/code\/[a-z-]+-[0-9a-f]{16}-v[\d.]+-\w+-[0-9a-f]{8}\.bin$/.test(f))).toBe(
+      true,
+    );
   });
 });
 

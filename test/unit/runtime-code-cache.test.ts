@@ -1,12 +1,14 @@
 // dist/*.mjs run their bundle through V8's code cache (lib/runtime/code-cache.ts): the first run
-// writes <data>/cache/code/<name>-<hash>-<node>-<arch>.bin, later runs use it, and no state of the
-// cache (missing, corrupt, truncated, unwritable, switched off) changes what a hook or the CLI does.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// writes <data>/cache/code/<name>-<hash>-<node>-<arch>-<variant>.bin, later runs use it, and no
+// state of the cache (missing, damaged anywhere, foreign, another user's, unwritable, switched off)
+// changes what a hook or the CLI does.
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CODE_CACHE_DIR, codeCachePath } from '../../lib/runtime/code-cache.ts';
 import { distDir } from './helpers/paths.ts';
-import { baseEnv, runCli, runHookSync, validInput } from './helpers/proc.ts';
+import { baseEnv, readLog, runCli, runHookSync, validInput } from './helpers/proc.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-code-cache-');
@@ -18,13 +20,23 @@ function setup(extra: Record<string, string> = {}) {
   const data = join(home, 'data');
   const env = baseEnv(home, { CTXL_HOME: data, ...extra });
   const cacheDir = join(data, CODE_CACHE_DIR);
+  const input = validInput(HOOK, { sessionId: 'sess-1', cwd: home, transcriptPath: join(home, 't.jsonl') });
   // Every run starts from the same state: a data dir holding only the code cache.
-  const run = () => {
+  const clean = () => {
     if (existsSync(data)) for (const f of readdirSync(data)) if (f !== 'cache') rmSync(join(data, f), { recursive: true, force: true });
-    return runHookSync(HOOK, validInput(HOOK, { sessionId: 'sess-1', cwd: home, transcriptPath: join(home, 't.jsonl') }), env);
+  };
+  const run = () => {
+    clean();
+    return runHookSync(HOOK, input, env);
+  };
+  /** The hook as `node <flags> <file>`. */
+  const runWith = (flags: string[], file = join(distDir, `${HOOK}.mjs`)) => {
+    clean();
+    const r = spawnSync(process.execPath, [...flags, file], { input, env, cwd: home, encoding: 'utf8', timeout: 15_000 });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const caches = () => (existsSync(cacheDir) ? readdirSync(cacheDir).sort() : []);
-  return { home, data, env, cacheDir, run, caches };
+  return { home, data, env, cacheDir, run, runWith, caches };
 }
 
 /** The hash the build gave a dist file's program (the file holds it as `hash:"…"`). */
@@ -34,43 +46,116 @@ function builtHash(name: string): string {
   return hash;
 }
 
+/** The cache a plain `node dist/<name>.mjs` uses. */
+function expectedCache(env: NodeJS.ProcessEnv, name: string): string {
+  const st = statSync(join(distDir, `${name}.mjs`));
+  return codeCachePath(env, { name, hash: builtHash(name) }, { size: st.size, mtimeMs: st.mtimeMs, execArgv: [] }) as string;
+}
+
 const expectSameAnswer = (a: { status: number | null; stdout: string; stderr: string }, b: typeof a) => {
-  expect(b.status).toBe(0);
   expect(b.stderr).toBe('');
+  expect(b.status).toBe(0);
   expect(b.stdout).toBe(a.stdout);
 };
 
 describe('code cache', () => {
-  it('the first run writes the cache, named by program hash, Node version and architecture; the next uses it and leaves it alone', () => {
+  it('the first run writes the cache, named by build, Node version, architecture and variant; the next uses it and leaves it alone', () => {
     const s = setup();
     const first = s.run();
     expect(first.status).toBe(0);
     expect(first.stderr).toBe('');
-    const expected = codeCachePath(s.env, { name: HOOK, hash: builtHash(HOOK) }) as string;
+    const expected = expectedCache(s.env, HOOK);
     expect(s.caches()).toEqual([expected.slice(s.cacheDir.length + 1)]);
-    expect(expected).toContain(`-${process.version}-${process.arch}.bin`);
+    expect(expected).toMatch(new RegExp(`-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}\\.bin$`));
     const before = statSync(expected);
     expect(before.size).toBeGreaterThan(10_000);
     expect(before.mode & 0o777).toBe(0o600);
+    expect(statSync(s.cacheDir).mode & 0o777).toBe(0o700);
     const second = s.run();
     expectSameAnswer(first, second);
     const after = statSync(expected);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   });
 
-  it('a corrupt or truncated cache is rejected by V8, the program compiles as before and the cache is rewritten', () => {
+  it('a cache damaged anywhere (header, either copy of the payload, truncated) is not used: same answer, cache rewritten', () => {
     const s = setup();
     const good = s.run();
-    const [name] = s.caches();
-    const file = join(s.cacheDir, name as string);
+    const file = expectedCache(s.env, HOOK);
     const bytes = readFileSync(file);
-    for (const bad of [Buffer.from('not a code cache'), bytes.subarray(0, bytes.length >> 1), Buffer.alloc(bytes.length, 0x5a)]) {
+    const payload = (bytes.length - 12) / 2;
+    const flipped = (offsets: number[]) => {
+      const b = Buffer.from(bytes);
+      for (const at of offsets) for (let k = 0; k < 8; k++) b[at + k] = (b[at + k] as number) ^ 0xff;
+      return b;
+    };
+    const damaged = [
+      Buffer.from('not a code cache'),
+      bytes.subarray(0, bytes.length >> 1),
+      bytes.subarray(0, bytes.length - 1),
+      flipped([0]),
+      flipped([40, 2000]), // the first copy only: V8's own check would pass it and crash
+      flipped([12 + payload + 5000]), // the second copy only
+    ];
+    // (The same change made to both copies on purpose is not damage but tampering, by someone who
+    // can write to the user's own 0700 data dir: they could as well edit the hooks themselves.)
+    for (const bad of damaged) {
       writeFileSync(file, bad);
       expectSameAnswer(good, s.run());
       const rewritten = readFileSync(file);
-      expect(rewritten.length).toBeGreaterThan(10_000);
       expect(rewritten.equals(bad)).toBe(false);
+      expect(rewritten.length).toBeGreaterThan(10_000);
     }
+  });
+
+  it('another user’s cache is not used (root only: it can hand a file to another uid)', () => {
+    if (typeof process.getuid !== 'function' || process.getuid() !== 0) return;
+    const s = setup();
+    const good = s.run();
+    const file = expectedCache(s.env, HOOK);
+    chownSync(file, 12345, 12345);
+    expectSameAnswer(good, s.run());
+    expect(statSync(file).uid).toBe(0);
+  });
+
+  it('runs under other Node flags keep a cache each instead of rewriting one another’s', () => {
+    const s = setup();
+    const plain = s.runWith([]);
+    const flagged = s.runWith(['--max-semi-space-size=1']);
+    expectSameAnswer(plain, flagged);
+    const files = s.caches();
+    expect(files).toHaveLength(2);
+    const before = files.map((f) => statSync(join(s.cacheDir, f)).ino);
+    expectSameAnswer(plain, s.runWith([]));
+    expectSameAnswer(plain, s.runWith(['--max-semi-space-size=1']));
+    expect(s.caches()).toEqual(files);
+    expect(files.map((f) => statSync(join(s.cacheDir, f)).ino)).toEqual(before);
+  });
+
+  it('a dist file with CRLF line breaks still runs; one cut before its program fails silently (hook) or with one line (CLI)', () => {
+    const s = setup();
+    const good = s.run();
+    const dir = tempDir();
+    const crlf = join(dir, `${HOOK}.mjs`);
+    writeFileSync(crlf, readFileSync(join(distDir, `${HOOK}.mjs`), 'utf8').replace(/\n/g, '\r\n'));
+    expectSameAnswer(good, s.runWith([], crlf));
+
+    const cut = join(dir, 'cut.mjs');
+    const text = readFileSync(join(distDir, `${HOOK}.mjs`), 'utf8');
+    writeFileSync(cut, text.slice(0, text.indexOf('\n//@ctxl-program\n')));
+    const r = s.runWith([], cut);
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, '', '']);
+    const log = readLog(s.data);
+    expect(log).toHaveLength(1);
+    expect(log[0]?.msg).toMatch(/could not start: .*no program after the loader/);
+
+    const cli = join(dir, 'cli.mjs');
+    const cliText = readFileSync(join(distDir, 'cli.mjs'), 'utf8');
+    writeFileSync(cli, cliText.slice(0, cliText.indexOf('\n//@ctxl-program\n')));
+    const c = spawnSync(process.execPath, [cli, '--version'], { env: s.env, encoding: 'utf8' });
+    expect(c.status).toBe(1);
+    expect(c.stdout).toBe('');
+    expect(c.stderr.trim().split('\n')).toHaveLength(1);
+    expect(c.stderr).toMatch(/^ctxl: internal error: .*no program after the loader/);
   });
 
   it('writes nothing where a run writes nothing else: no data dir yet, or CTXL_DISABLE=1', () => {
@@ -84,7 +169,7 @@ describe('code cache', () => {
     expect(readdirSync(off.data)).toEqual([]);
   });
 
-  it('works without a writable cache folder and with CTXL_CODE_CACHE=0, which writes none', () => {
+  it('works without a writable cache folder and with CTXL_CODE_CACHE=0 (or off), which writes none', () => {
     const blocked = setup();
     mkdirSync(join(blocked.data, 'cache'), { recursive: true });
     writeFileSync(join(blocked.data, CODE_CACHE_DIR), 'a file where the folder should be');
@@ -92,25 +177,29 @@ describe('code cache', () => {
     expect(a.status).toBe(0);
     expect(a.stderr).toBe('');
     expect(a.stdout).not.toBe('');
-    const off = setup({ CTXL_CODE_CACHE: '0' });
-    expectSameAnswer(a, off.run());
-    expect(existsSync(join(off.data, 'cache'))).toBe(false);
+    for (const value of ['0', 'off']) {
+      const off = setup({ CTXL_CODE_CACHE: value });
+      expectSameAnswer(a, off.run());
+      expect(existsSync(join(off.data, 'cache'))).toBe(false);
+    }
   });
 
-  it('a new build replaces its own older caches and leaves other programs’ alone', () => {
+  it('removes its own other caches once a week unused, never at once, and never another program’s', () => {
     const s = setup();
     mkdirSync(s.cacheDir, { recursive: true });
-    const stale = `${HOOK}-0123456789abcdef-${process.version}-${process.arch}.bin`;
-    const oldNode = `${HOOK}-${builtHash(HOOK)}-v18.0.0-${process.arch}.bin`;
-    const other = `${HOOK}-extra-0123456789abcdef-${process.version}-${process.arch}.bin`;
-    const cli = `cli-0123456789abcdef-${process.version}-${process.arch}.bin`;
-    for (const f of [stale, oldNode, other, cli]) writeFileSync(join(s.cacheDir, f), 'old');
+    const v = `${process.version}-${process.arch}-0123abcd`;
+    const staleBuild = `${HOOK}-0123456789abcdef-${v}.bin`;
+    const recentBuild = `${HOOK}-fedcba9876543210-${v}.bin`;
+    const otherProgram = `${HOOK}-extra-0123456789abcdef-${v}.bin`;
+    const cli = `cli-0123456789abcdef-${v}.bin`;
+    for (const f of [staleBuild, recentBuild, otherProgram, cli]) writeFileSync(join(s.cacheDir, f), 'old');
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+    for (const f of [staleBuild, otherProgram, cli]) utimesSync(join(s.cacheDir, f), eightDaysAgo, eightDaysAgo);
     s.run();
     const now = s.caches();
-    expect(now).not.toContain(stale);
-    expect(now).not.toContain(oldNode);
-    expect(now).toEqual(expect.arrayContaining([other, cli]));
-    expect(now).toHaveLength(3);
+    expect(now).not.toContain(staleBuild);
+    expect(now).toEqual(expect.arrayContaining([recentBuild, otherProgram, cli]));
+    expect(now).toHaveLength(4);
   });
 
   it('the CLI runs through it too, with its exit codes unchanged', () => {
@@ -120,7 +209,7 @@ describe('code cache', () => {
     const v2 = runCli(['--version'], s.env, s.home);
     expect([v1.status, v2.status]).toEqual([0, 0]);
     expect(v2.stdout).toBe(v1.stdout);
-    expect(s.caches().some((f) => f.startsWith(`cli-${builtHash('cli')}-`))).toBe(true);
+    expect(s.caches()).toEqual([expectedCache(s.env, 'cli').slice(s.cacheDir.length + 1)]);
     const bad = runCli(['no-such-command'], s.env, s.home);
     expect(bad.status).toBe(2);
     expect(bad.stderr.split('\n').filter(Boolean)).toHaveLength(1);

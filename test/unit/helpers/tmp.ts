@@ -10,7 +10,9 @@ export function useTempDirs(prefix = 'ctxl-test-'): () => string {
   afterEach(() => {
     for (const dir of made.splice(0)) {
       restoreModes(dir);
-      rmSync(dir, { recursive: true, force: true });
+      // Retried: a detached job a test started may still be writing into it as it exits (its
+      // code cache is written at exit, after the work the test waited for).
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
     }
   });
   return () => {
