@@ -24,6 +24,7 @@ import {
   closeSync,
   existsSync,
   fstatSync,
+  fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -33,6 +34,7 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,7 +163,16 @@ function saveCache(file: string, name: string, data: () => Buffer): void {
     const dir = join(file, '..');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, cacheFileBytes(data()), { mode: 0o600, flag: 'wx' });
+    // Flushed before the rename: after a power loss the name holds the whole file or nothing, never
+    // blocks that were not written yet (once per build and Node version, so the fsync is cheap).
+    const fd = openSync(tmp, 'wx', 0o600);
+    try {
+      const bytes = cacheFileBytes(data());
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
     // Other builds' and Node versions' caches of this program, once unused for a while. Not at
     // once: two installs (or two Node versions) in use side by side would delete each other's.
