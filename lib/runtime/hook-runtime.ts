@@ -2,11 +2,12 @@
 // shorter than the hook's `timeout`, print exactly one JSON object (PreCompact: plain text) or
 // nothing, and exit 0 whatever happens. Failures go to one log line each; after `breakerFailures`
 // consecutive failures a hook skips its work for `breakerCooldownSeconds` (said once in the log).
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as z from 'zod/mini';
 import { type Config, type ConfigProblem, isDisabledByEnv, loadConfig } from './config.ts';
+import { writeAll } from './fd-write.ts';
 import { createFileLogger, type Logger } from './log.ts';
 import { dataDir as dataDirFor, type Env } from './paths.ts';
 import { type HookInput, lazySchema } from './schemas.ts';
@@ -192,21 +193,8 @@ function reportConfigProblems(problems: ConfigProblem[], log: Logger): void {
  * that Claude Code closed (a cancelled hook, EPIPE) is not an error of ours.
  */
 function writeStdout(text: string, deadline: number, hardLimit: number, log: Logger): void {
-  const all = Buffer.from(text, 'utf8');
-  let bytes = all;
-  while (bytes.length > 0) {
-    try {
-      bytes = bytes.subarray(writeSync(1, bytes));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN' && Date.now() < (bytes.length === all.length ? deadline : hardLimit)) {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-        continue;
-      }
-      if (code !== 'EPIPE') log.warn(`could not write the answer to stdout (${code ?? (error as Error).message})`);
-      return;
-    }
-  }
+  const problem = writeAll(1, text, (partial) => Date.now() < (partial ? hardLimit : deadline));
+  if (problem !== undefined) log.warn(`could not write the answer to stdout (${problem})`);
 }
 
 /**
