@@ -49,6 +49,7 @@ const HEAD = MAGIC.length + 4;
 
 /** Caches of other builds, flags or Node versions of a program are removed once this old. */
 const STALE_MS = 7 * 86_400_000;
+const LEFTOVER_MS = 3_600_000;
 
 export interface CachedProgram {
   /** The bundle's name (`session-start`): the cache file's prefix. */
@@ -176,12 +177,14 @@ function saveCache(file: string, name: string, data: () => Buffer): void {
     renameSync(tmp, file);
     // Other builds' and Node versions' caches of this program, once unused for a while. Not at
     // once: two installs (or two Node versions) in use side by side would delete each other's.
+    // A temporary file left by a process killed while writing goes after an hour.
     const mine = file.slice(dir.length + 1);
     const now = Date.now();
     for (const other of readdirSync(dir)) {
-      if (other === mine || !isCacheOf(name, other)) continue;
+      const leftover = other.endsWith('.tmp');
+      if (other === mine || !(leftover || isCacheOf(name, other))) continue;
       const path = join(dir, other);
-      if (now - statSync(path).mtimeMs > STALE_MS) unlinkSync(path);
+      if (now - statSync(path).mtimeMs > (leftover ? LEFTOVER_MS : STALE_MS)) unlinkSync(path);
     }
   } catch {}
 }

@@ -184,7 +184,7 @@ describe('code cache', () => {
     }
   });
 
-  it('removes its own other caches once a week unused, never at once, and never another program’s', () => {
+  it('removes its own other caches once a week unused (never at once, never another program’s) and temporary files left for an hour', () => {
     const s = setup();
     mkdirSync(s.cacheDir, { recursive: true });
     const v = `${process.version}-${process.arch}-0123abcd`;
@@ -192,14 +192,20 @@ describe('code cache', () => {
     const recentBuild = `${HOOK}-fedcba9876543210-${v}.bin`;
     const otherProgram = `${HOOK}-extra-0123456789abcdef-${v}.bin`;
     const cli = `cli-0123456789abcdef-${v}.bin`;
-    for (const f of [staleBuild, recentBuild, otherProgram, cli]) writeFileSync(join(s.cacheDir, f), 'old');
+    // Temporary files of writers killed midway: one two hours old, one being written right now.
+    const killed = `${HOOK}-0123456789abcdef-${v}.bin.4242.abc.tmp`;
+    const writing = `cli-0123456789abcdef-${v}.bin.4343.def.tmp`;
+    for (const f of [staleBuild, recentBuild, otherProgram, cli, killed, writing]) writeFileSync(join(s.cacheDir, f), 'old');
     const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
     for (const f of [staleBuild, otherProgram, cli]) utimesSync(join(s.cacheDir, f), eightDaysAgo, eightDaysAgo);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(join(s.cacheDir, killed), twoHoursAgo, twoHoursAgo);
     s.run();
     const now = s.caches();
     expect(now).not.toContain(staleBuild);
-    expect(now).toEqual(expect.arrayContaining([recentBuild, otherProgram, cli]));
-    expect(now).toHaveLength(4);
+    expect(now).not.toContain(killed);
+    expect(now).toEqual(expect.arrayContaining([recentBuild, otherProgram, cli, writing]));
+    expect(now).toHaveLength(5);
   });
 
   it('the CLI runs through it too, with its exit codes unchanged', () => {
