@@ -1,5 +1,6 @@
 // `ctxl doctor [--json]`: is everything wired and healthy? Exit 0 when all is well, 1 otherwise.
 // JSON: {"ok": bool, "problems": [{"code", "message", "fix"}]} (a contract: see DESIGN.md).
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../runtime/config.ts';
@@ -33,7 +34,7 @@ const EVENTS = [
   'SessionEnd',
 ];
 
-export function doctor(input: { env: Env; configDir: string; cwd: string; now: Date }): DoctorReport {
+export function doctor(input: { env: Env; configDir: string; cwd: string; now: Date; packageRoot: string }): DoctorReport {
   const problems: Problem[] = [];
   const notes: string[] = [];
   const add = (code: string, message: string, fix: string) => problems.push({ code, message, fix });
@@ -41,6 +42,20 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   if (major < 20 || (major === 20 && minor < 19)) add('node-version', `node ${process.versions.node} is older than 20.19`, 'install Node.js 20.19 or newer');
   else notes.push(`node ${process.versions.node}`);
+
+  // The hooks start as `node <V8 flags> …/dist/<hook>.mjs`: a Node that refuses a flag starts none.
+  const flags = hookNodeFlags(readTextFile(join(input.packageRoot, 'hooks.json')));
+  if (flags.length > 0) {
+    const r = spawnSync(process.execPath, [...flags, '-e', ''], { encoding: 'utf8', timeout: 10_000 });
+    const why = (r.stderr ?? '').trim().split('\n')[0] ?? '';
+    if (r.status !== 0)
+      add(
+        'node-flags',
+        `node ${process.versions.node} refuses the hooks' flags (${flags.join(' ')}): ${why}`,
+        'use the Node.js version the hooks were built for (20.19+), or remove the flag it names from hooks.json',
+      );
+    else notes.push(`node accepts the hooks' flags (${flags.join(' ')})`);
+  }
 
   // Where the hooks are bound.
   const settingsFile = join(input.configDir, 'settings.json');
@@ -166,4 +181,19 @@ function recentErrors(file: string, now: Date): string[] {
     } catch {}
   }
   return out;
+}
+
+/** The distinct node flags of the hook commands in a hooks.json text (`node --a --b "…/x.mjs"`). */
+export function hookNodeFlags(hooksJson: string | undefined): string[] {
+  const flags = new Set<string>();
+  try {
+    const hooks = (JSON.parse(hooksJson ?? '{}') as { hooks?: Record<string, Array<{ hooks?: Array<{ command?: unknown }> }>> }).hooks ?? {};
+    for (const groups of Object.values(hooks))
+      for (const group of groups)
+        for (const h of group.hooks ?? []) {
+          const m = typeof h.command === 'string' ? /^node((?:\s+--[^\s"]+)*)\s/.exec(h.command) : null;
+          for (const f of m?.[1]?.trim().split(/\s+/) ?? []) if (f !== '') flags.add(f);
+        }
+  } catch {}
+  return [...flags];
 }

@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     case 'doctor': {
       const p = parseArgs(rest, { booleans: ['json'], values: ['cwd'] });
       noPositional(p, 'doctor');
-      const report = doctor({ env, configDir: config, cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), now });
+      const report = doctor({ env, configDir: config, cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), now, packageRoot: root });
       if (flagBool(p, 'json')) out(JSON.stringify({ ok: report.ok, problems: report.problems }));
       else {
         for (const n of report.notes) out(`  ${n}`);

@@ -73,7 +73,7 @@ describe('plugin install through the real client (marketplace add + plugin insta
     findings.nodeModulesBytes = existsSync(nodeModules) ? treeSize(nodeModules) : 0;
     findings.cacheBytes = existsSync(installPath) ? treeSize(installPath) : 0;
     findings.npmLines = installDebug.split('\n').filter((l) => /npm ci|dependenc/i.test(l));
-    findings.pluginRoot = runsOf(run.debugLog, 'SessionStart', 'startup')[0]?.command.replace(/^node "(.*)[/\\]dist[/\\]session-start\.mjs"$/, '$1');
+    findings.pluginRoot = runsOf(run.debugLog, 'SessionStart', 'startup')[0]?.command.replace(/^node (?:--\S+ )*"(.*)[/\\]dist[/\\]session-start\.mjs"$/, '$1');
     console.log(`[e2e] plugin install findings: ${JSON.stringify(findings, null, 2)}`);
 
     uninstall = await runCli(sandbox, ['uninstall'], { CLAUDE_BIN: bin });

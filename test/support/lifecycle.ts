@@ -8,6 +8,7 @@
 //      tokens on the second tool turn, so the next request is preceded by an auto-compaction
 //
 // All runs happen in beforeAll (they depend on each other); each `it` checks one claim.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CtxlData, type CursorJson, type SessionJson } from './ctxl-data.ts';
@@ -138,7 +139,10 @@ export function lifecycleSuite(mode: InstallMode, options: LifecycleOptions = {}
       expect(ourHookRuns(log).length).toBe(expected.length);
       const root = mode === 'plugin-dir' ? REPO_ROOT : join(sandbox.configDir, 'context-lifecycle');
       const ss = runsOf(log, 'SessionStart', 'startup')[0];
-      expect(ss?.command).toBe(`node "${join(root, 'dist', 'session-start.mjs')}"`);
+      // hooks.json's command (its node flags included), with the root filled in.
+      const bound = (JSON.parse(readFileSync(join(REPO_ROOT, 'hooks.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> })
+        .hooks.SessionStart?.[0]?.hooks[0]?.command;
+      expect(ss?.command).toBe(bound?.replace('${CLAUDE_PLUGIN_ROOT}/dist/session-start.mjs', join(root, 'dist', 'session-start.mjs')));
       expect(ss?.plugin).toBe(mode === 'plugin-dir' ? 'context-lifecycle@inline' : undefined);
     });
 

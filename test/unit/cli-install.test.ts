@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hookNodeFlags } from '../../lib/cli/doctor.ts';
 import { repoRoot } from './helpers/paths.ts';
 import { baseEnv, type RunResult, runCli } from './helpers/proc.ts';
 import { listFiles, snapshotTree, useTempDirs } from './helpers/tmp.ts';
@@ -285,6 +286,25 @@ describe('ctxl doctor --json', () => {
     const report = parse(r);
     expect(report).toEqual({ ok: true, problems: [] });
     expect(r.status).toBe(0);
+  });
+
+  it('reports node-flags when this Node refuses a flag the hook commands give it', () => {
+    const t = setup();
+    expectOk(t.cli('install'));
+    // A copy of the package whose hooks.json names a flag no Node knows.
+    const pkg = join(t.home, 'pkg');
+    mkdirSync(join(pkg, 'dist'), { recursive: true });
+    writeFileSync(join(pkg, 'dist', 'cli.mjs'), readFileSync(join(repoRoot, 'dist', 'cli.mjs')));
+    const hooks = readFileSync(join(repoRoot, 'hooks.json'), 'utf8').replaceAll('node --no-regexp-tier-up', 'node --no-such-flag-at-all');
+    writeFileSync(join(pkg, 'hooks.json'), hooks);
+    const r = spawnSync(process.execPath, [join(pkg, 'dist', 'cli.mjs'), 'doctor', '--json'], { env: t.env, cwd: t.home, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    const report = parse({ status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr });
+    const problem = report.problems.find((p) => p.code === 'node-flags');
+    expect(problem?.message).toMatch(/--no-such-flag-at-all/);
+    // The real hooks.json passes (the test above: no problems after install).
+    expect(hookNodeFlags(readFileSync(join(repoRoot, 'hooks.json'), 'utf8'))).toContain('--no-regexp-tier-up');
+    expect(hookNodeFlags('not json')).toEqual([]);
   });
 
   it('reports double-install when the plugin is enabled as well as our settings hooks', () => {
