@@ -43,20 +43,6 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
   if (major < 20 || (major === 20 && minor < 19)) add('node-version', `node ${process.versions.node} is older than 20.19`, 'install Node.js 20.19 or newer');
   else notes.push(`node ${process.versions.node}`);
 
-  // The hooks start as `node <V8 flags> …/dist/<hook>.mjs`: a Node that refuses a flag starts none.
-  const flags = hookNodeFlags(readTextFile(join(input.packageRoot, 'hooks.json')));
-  if (flags.length > 0) {
-    const r = spawnSync(process.execPath, [...flags, '-e', ''], { encoding: 'utf8', timeout: 10_000 });
-    const why = (r.stderr ?? '').trim().split('\n')[0] ?? '';
-    if (r.status !== 0)
-      add(
-        'node-flags',
-        `node ${process.versions.node} refuses the hooks' flags (${flags.join(' ')}): ${why}`,
-        'use the Node.js version the hooks were built for (20.19+), or remove the flag it names from hooks.json',
-      );
-    else notes.push(`node accepts the hooks' flags (${flags.join(' ')})`);
-  }
-
   // Where the hooks are bound.
   const settingsFile = join(input.configDir, 'settings.json');
   let settings: Record<string, unknown> = {};
@@ -68,6 +54,23 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
       add('settings-invalid', `${settingsFile} is not valid JSON`, 'fix the JSON syntax; Claude Code ignores an invalid settings file');
     }
   }
+  // The hooks start as `node <V8 flags> …/dist/<hook>.mjs` (flags from this package's hooks.json and
+  // from the commands a plain install bound): a `node` that refuses one starts no hook at all. The
+  // `node` checked is the one on PATH, as Claude Code's shell finds it.
+  const flags = hookNodeFlags([...hookCommands(readTextFile(join(input.packageRoot, 'hooks.json'))), ...hookCommands(text).filter(isOurCommand)]);
+  if (flags.length > 0) {
+    const r = spawnSync('node', [...flags, '-e', ''], { encoding: 'utf8', timeout: 10_000, env: input.env });
+    const why = (r.stderr ?? '').trim().split('\n')[0] ?? '';
+    if (r.error !== undefined || r.signal !== null) notes.push(`could not check the hooks' node flags (${r.error?.message ?? r.signal})`);
+    else if (r.status !== 0)
+      add(
+        'node-flags',
+        `node on PATH refuses the hooks' flags (${flags.join(' ')}): ${why}`,
+        'use the Node.js version the hooks were built for (20.19+), or remove the flag it names from hooks.json',
+      );
+    else notes.push(`node on PATH accepts the hooks' flags (${flags.join(' ')})`);
+  }
+
   const plain = countOurHooks(settings);
   const plugins = ourEnabledPlugins(settings);
   for (const event of EVENTS) {
@@ -183,17 +186,29 @@ function recentErrors(file: string, now: Date): string[] {
   return out;
 }
 
-/** The distinct node flags of the hook commands in a hooks.json text (`node --a --b "…/x.mjs"`). */
-export function hookNodeFlags(hooksJson: string | undefined): string[] {
-  const flags = new Set<string>();
+/** The hook commands in a hooks.json or settings.json text (none when it is not JSON). */
+export function hookCommands(text: string | undefined): string[] {
+  const out: string[] = [];
   try {
-    const hooks = (JSON.parse(hooksJson ?? '{}') as { hooks?: Record<string, Array<{ hooks?: Array<{ command?: unknown }> }>> }).hooks ?? {};
-    for (const groups of Object.values(hooks))
-      for (const group of groups)
-        for (const h of group.hooks ?? []) {
-          const m = typeof h.command === 'string' ? /^node((?:\s+--[^\s"]+)*)\s/.exec(h.command) : null;
-          for (const f of m?.[1]?.trim().split(/\s+/) ?? []) if (f !== '') flags.add(f);
-        }
+    const hooks = (JSON.parse(text ?? '{}') as { hooks?: unknown }).hooks;
+    if (typeof hooks !== 'object' || hooks === null) return out;
+    for (const groups of Object.values(hooks)) {
+      if (!Array.isArray(groups)) continue;
+      for (const group of groups as Array<{ hooks?: unknown }>) {
+        if (!Array.isArray(group?.hooks)) continue;
+        for (const h of group.hooks as Array<{ command?: unknown }>) if (typeof h?.command === 'string') out.push(h.command);
+      }
+    }
   } catch {}
+  return out;
+}
+
+/** The distinct node flags of `node --a --b "…"` commands. */
+export function hookNodeFlags(commands: readonly string[]): string[] {
+  const flags = new Set<string>();
+  for (const command of commands) {
+    const m = /^node((?:\s+--[^\s"]+)*)\s/.exec(command);
+    for (const f of m?.[1]?.trim().split(/\s+/) ?? []) if (f !== '') flags.add(f);
+  }
   return [...flags];
 }

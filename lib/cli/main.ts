@@ -34,11 +34,21 @@ const PLANNED = new Set(['consolidate', 'gc']);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Through fd 1 and 2 directly: the streams of process.stdout and process.stderr cost ~5 ms each to build.
-const out = (line: string) => {
-  writeAll(1, `${line}\n`);
-};
+// A reader that left (`ctxl recall … | head`) gets nothing more; any other failure to write the
+// output (a full disk behind `> file`) is said once on stderr and makes the exit code 1.
 const err = (text: string) => {
   writeAll(2, text);
+};
+let stdoutGone = false;
+let outputFailed = false;
+const out = (line: string) => {
+  if (stdoutGone || outputFailed) return;
+  const problem = writeAll(1, `${line}\n`);
+  if (problem === 'EPIPE') stdoutGone = true;
+  else if (problem !== undefined) {
+    outputFailed = true;
+    err(`ctxl: could not write the output (${problem})\n`);
+  }
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -166,7 +176,7 @@ function cli(env: Env, now: Date): CliEnv {
 // Not a top-level await: the bundle runs as a function's body (build.mjs, lib/runtime/code-cache.ts).
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    process.exitCode = outputFailed ? 1 : code;
   },
   (error: unknown) => {
     const usage = error instanceof UsageError;

@@ -1,13 +1,13 @@
 // Writing to stdout and stderr without their streams: process.stdout and process.stderr each build
 // a stream on first use (for a pipe, a net socket: ~5 ms of a start each), for what is one write or
-// a few. A non-blocking pipe that is full (EAGAIN) is waited for while `keepTrying` allows; a reader
-// that went away (EPIPE, as `ctxl recall … | head`) ends the write quietly.
+// a few. A non-blocking pipe that is full (EAGAIN) is waited for while `keepTrying` allows (polled
+// every 2 ms); a reader that went away (EPIPE, as `ctxl recall … | head`) ends the write.
 import { fstatSync, writeSync } from 'node:fs';
 
 /**
  * Write all of `text` to `fd`. `keepTrying(partial)` is asked at each EAGAIN (partial: part of the
- * text is out already). Returns undefined when all was written or the reader left (EPIPE), else the
- * error code that stopped it.
+ * text is out already). Returns undefined when all was written, else the error code that stopped
+ * it: `EPIPE` when the reader left (not an error for a pipe reader such as `head`).
  */
 export function writeAll(fd: number, text: string, keepTrying: (partial: boolean) => boolean = () => true): string | undefined {
   const all = Buffer.from(text, 'utf8');
@@ -21,7 +21,7 @@ export function writeAll(fd: number, text: string, keepTrying: (partial: boolean
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
         continue;
       }
-      return code === 'EPIPE' ? undefined : code;
+      return code;
     }
   }
   return undefined;

@@ -194,7 +194,7 @@ function reportConfigProblems(problems: ConfigProblem[], log: Logger): void {
  */
 function writeStdout(text: string, deadline: number, hardLimit: number, log: Logger): void {
   const problem = writeAll(1, text, (partial) => Date.now() < (partial ? hardLimit : deadline));
-  if (problem !== undefined) log.warn(`could not write the answer to stdout (${problem})`);
+  if (problem !== undefined && problem !== 'EPIPE') log.warn(`could not write the answer to stdout (${problem})`);
 }
 
 /**

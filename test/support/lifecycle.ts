@@ -142,6 +142,7 @@ export function lifecycleSuite(mode: InstallMode, options: LifecycleOptions = {}
       // hooks.json's command (its node flags included), with the root filled in.
       const bound = (JSON.parse(readFileSync(join(REPO_ROOT, 'hooks.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> })
         .hooks.SessionStart?.[0]?.hooks[0]?.command;
+      expect(bound).toMatch(/^node .*dist\/session-start\.mjs/);
       expect(ss?.command).toBe(bound?.replace('${CLAUDE_PLUGIN_ROOT}/dist/session-start.mjs', join(root, 'dist', 'session-start.mjs')));
       expect(ss?.plugin).toBe(mode === 'plugin-dir' ? 'context-lifecycle@inline' : undefined);
     });

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hookNodeFlags } from '../../lib/cli/doctor.ts';
+import { hookCommands, hookNodeFlags } from '../../lib/cli/doctor.ts';
 import { repoRoot } from './helpers/paths.ts';
 import { baseEnv, type RunResult, runCli } from './helpers/proc.ts';
 import { listFiles, snapshotTree, useTempDirs } from './helpers/tmp.ts';
@@ -303,8 +303,9 @@ describe('ctxl doctor --json', () => {
     const problem = report.problems.find((p) => p.code === 'node-flags');
     expect(problem?.message).toMatch(/--no-such-flag-at-all/);
     // The real hooks.json passes (the test above: no problems after install).
-    expect(hookNodeFlags(readFileSync(join(repoRoot, 'hooks.json'), 'utf8'))).toContain('--no-regexp-tier-up');
-    expect(hookNodeFlags('not json')).toEqual([]);
+    expect(hookNodeFlags(hookCommands(readFileSync(join(repoRoot, 'hooks.json'), 'utf8')))).toEqual(['--no-regexp-tier-up', '--max-semi-space-size=1']);
+    expect(hookCommands('not json')).toEqual([]);
+    expect(hookNodeFlags(['node "/x/dist/stop.mjs"', 'bash -c node'])).toEqual([]);
   });
 
   it('reports double-install when the plugin is enabled as well as our settings hooks', () => {
