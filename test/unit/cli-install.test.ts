@@ -295,7 +295,7 @@ describe('ctxl doctor --json', () => {
     const pkg = join(t.home, 'pkg');
     mkdirSync(join(pkg, 'dist'), { recursive: true });
     writeFileSync(join(pkg, 'dist', 'cli.mjs'), readFileSync(join(repoRoot, 'dist', 'cli.mjs')));
-    const hooks = readFileSync(join(repoRoot, 'hooks.json'), 'utf8').replaceAll('node --no-regexp-tier-up', 'node --no-such-flag-at-all');
+    const hooks = readFileSync(join(repoRoot, 'hooks.json'), 'utf8').replaceAll('--no-regexp-tier-up', '--no-such-flag-at-all');
     writeFileSync(join(pkg, 'hooks.json'), hooks);
     const r = spawnSync(process.execPath, [join(pkg, 'dist', 'cli.mjs'), 'doctor', '--json'], { env: t.env, cwd: t.home, encoding: 'utf8' });
     expect(r.status).toBe(1);
@@ -303,7 +303,7 @@ describe('ctxl doctor --json', () => {
     const problem = report.problems.find((p) => p.code === 'node-flags');
     expect(problem?.message).toMatch(/--no-such-flag-at-all/);
     // The real hooks.json passes (the test above: no problems after install).
-    expect(hookNodeFlags(hookCommands(readFileSync(join(repoRoot, 'hooks.json'), 'utf8')))).toEqual(['--no-regexp-tier-up', '--max-semi-space-size=1']);
+    expect(hookNodeFlags(hookCommands(readFileSync(join(repoRoot, 'hooks.json'), 'utf8')))).toEqual(['--max-semi-space-size=1', '--no-regexp-tier-up']);
     expect(hookCommands('not json')).toEqual([]);
     expect(hookNodeFlags(['node "/x/dist/stop.mjs"', 'bash -c node'])).toEqual([]);
   });
