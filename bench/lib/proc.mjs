@@ -44,6 +44,11 @@ const HOOK_FLAGS = (() => {
   return map;
 })();
 
+/** The node flags hooks.json gives `dist/<name>` (e.g. `stop.mjs`), [] when none. */
+export function hookFlags(name) {
+  return HOOK_FLAGS.get(name) ?? [];
+}
+
 function withHookFlags(args) {
   const file = args.find((a) => a.endsWith('.mjs'));
   const flags = file === undefined ? [] : (HOOK_FLAGS.get(file.split('/').pop()) ?? []);
