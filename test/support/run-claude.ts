@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MockAnthropic, RecordedRequest } from './mock-anthropic.ts';
+import { removeTree } from './remove-tree.ts';
 
 /** The repository root (this file is test/support/run-claude.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,7 +48,7 @@ export function makeSandbox(label: string): Sandbox {
         console.log(`[e2e] kept ${root}`);
         return;
       }
-      rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+      removeTree(root);
     },
   };
 }

@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterEach } from 'vitest';
+import { removeTree } from '../../support/remove-tree.ts';
 
 /** Call once at the top of a test file; returns a maker of fresh temp dirs that are cleaned up. */
 export function useTempDirs(prefix = 'ctxl-test-'): () => string {
@@ -10,9 +11,8 @@ export function useTempDirs(prefix = 'ctxl-test-'): () => string {
   afterEach(() => {
     for (const dir of made.splice(0)) {
       restoreModes(dir);
-      // Retried: a detached job a test started may still be writing into it as it exits (its
-      // code cache is written at exit, after the work the test waited for).
-      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+      // A detached job a test started may still be writing into it as it exits.
+      removeTree(dir);
     }
   });
   return () => {
