@@ -146,7 +146,6 @@ export function startSegmentWorker(file = segmentWorkerFile(), onProblem: (why: 
     },
     counts,
     close() {
-      closing = true;
       stop();
     },
   };

@@ -39,7 +39,8 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import { dataDir, isDisabledByEnv } from './paths.ts';
+import { writeAll } from './fd-write.ts';
+import { dataDir, isDisabledByEnv, logFile } from './paths.ts';
 
 export const CODE_CACHE_DIR = join('cache', 'code');
 
@@ -189,19 +190,24 @@ function saveCache(file: string, name: string, data: () => Buffer): void {
   } catch {}
 }
 
-/** A loader that cannot run its program: a hook logs one line and exits 0; the CLI exits 1. */
+/**
+ * A loader that cannot run its program: a hook logs one line and exits 0; the CLI exits 1. The line
+ * has log.ts's shape, written directly: the logger (and its rotation) would be compiled into every
+ * loader, which runs without the code cache, for a path taken only by a damaged dist file.
+ */
 function loaderFailed(p: CachedProgram, error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   if (!p.hook) {
-    process.stderr.write(`ctxl: internal error: ${message}\n`);
+    writeAll(2, `ctxl: internal error: ${message}\n`);
     process.exitCode = 1;
     return;
   }
   try {
-    const logs = join(dataDir(process.env), 'logs');
-    mkdirSync(logs, { recursive: true, mode: 0o700 });
+    const file = logFile(process.env);
+    if (file === undefined) return;
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
     const line = { t: new Date().toISOString(), level: 'error', scope: p.name, msg: `could not start: ${message}` };
-    writeFileSync(join(logs, 'ctxl.log'), `${JSON.stringify(line)}\n`, { flag: 'a', mode: 0o600 });
+    writeFileSync(file, `${JSON.stringify(line)}\n`, { flag: 'a', mode: 0o600 });
   } catch {}
 }
 

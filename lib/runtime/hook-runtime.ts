@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { type Config, type ConfigProblem, isDisabledByEnv, loadConfig } from './config.ts';
 import { writeAll } from './fd-write.ts';
 import { createFileLogger, type Logger } from './log.ts';
-import { dataDir as dataDirFor, type Env } from './paths.ts';
+import { dataDir as dataDirFor, type Env, logFile } from './paths.ts';
 import { type HookInput, lazySchema } from './schemas.ts';
 import { findProjectRoot, openStore, readTextFile, type Store } from './store.ts';
 
@@ -217,14 +217,6 @@ export async function readStdin(max: number): Promise<string | undefined> {
     else text = ''; // over the cap: drained, not kept
   }
   return size > max ? undefined : text + decoder.end();
-}
-
-export function logFile(env: Env): string | undefined {
-  try {
-    return join(dataDirFor(env), 'logs', 'ctxl.log');
-  } catch {
-    return undefined;
-  }
 }
 
 // ---- circuit breaker ----

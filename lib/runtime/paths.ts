@@ -18,6 +18,15 @@ export function dataDir(env: Env): string {
   return join(configDir(env), 'memory');
 }
 
+/** Our log file, `<data>/logs/ctxl.log` (undefined when no data dir can be named). */
+export function logFile(env: Env): string | undefined {
+  try {
+    return join(dataDir(env), 'logs', 'ctxl.log');
+  } catch {
+    return undefined;
+  }
+}
+
 /** `CTXL_DISABLE` set to a truthy spelling: the plugin does nothing and writes nothing. */
 export function isDisabledByEnv(env: Env): boolean {
   const raw = env.CTXL_DISABLE;
