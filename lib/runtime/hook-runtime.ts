@@ -2,15 +2,14 @@
 // shorter than the hook's `timeout`, print exactly one JSON object (PreCompact: plain text) or
 // nothing, and exit 0 whatever happens. Failures go to one log line each; after `breakerFailures`
 // consecutive failures a hook skips its work for `breakerCooldownSeconds` (said once in the log).
-import { fstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import * as z from 'zod/mini';
 import { type Config, type ConfigProblem, isDisabledByEnv, loadConfig } from './config.ts';
 import { writeAll } from './fd-write.ts';
 import { createFileLogger, type Logger } from './log.ts';
 import { dataDir as dataDirFor, type Env, logFile } from './paths.ts';
 import { type HookInput, lazySchema } from './schemas.ts';
+import { readStdin } from './stdin.ts';
 import { findProjectRoot, openStore, readTextFile, type Store } from './store.ts';
 
 /** Set per hook file by build.mjs from hooks.json (`timeout` × 1000). */
@@ -195,28 +194,6 @@ function reportConfigProblems(problems: ConfigProblem[], log: Logger): void {
 function writeStdout(text: string, deadline: number, hardLimit: number, log: Logger): void {
   const problem = writeAll(1, text, (partial) => Date.now() < (partial ? hardLimit : deadline));
   if (problem !== undefined && problem !== 'EPIPE') log.warn(`could not write the answer to stdout (${problem})`);
-}
-
-/**
- * Read all of stdin; undefined when it exceeds `max` bytes (the rest is drained, not kept). Through
- * process.stdin, not fs.read on fd 0: a read blocked on a pipe in libuv's thread pool would keep the
- * process from exiting at the deadline if stdin were never closed.
- */
-export async function readStdin(max: number): Promise<string | undefined> {
-  try {
-    if (fstatSync(0).isCharacterDevice()) return ''; // a terminal (or /dev/null: nothing to read either way)
-  } catch {
-    return ''; // no stdin at all
-  }
-  const decoder = new StringDecoder('utf8');
-  let text = '';
-  let size = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= max) text += decoder.write(chunk);
-    else text = ''; // over the cap: drained, not kept
-  }
-  return size > max ? undefined : text + decoder.end();
 }
 
 // ---- circuit breaker ----

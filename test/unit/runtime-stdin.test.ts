@@ -1,0 +1,131 @@
+// lib/runtime/stdin.ts: a hook's stdin read whole and exact from a socket (what Claude Code gives), a
+// shell pipe, a file, a terminal-less or closed fd 0, without node:net on the fast paths; over the
+// cap it is drained and dropped; a stdin never closed does not hold up the exit.
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTree } from '../support/remove-tree.ts';
+import { repoRoot } from './helpers/paths.ts';
+import { useTempDirs } from './helpers/tmp.ts';
+
+const tempDir = useTempDirs('ctxl-stdin-');
+
+// A probe bundled from the real module: reads stdin, prints what it got and whether node:net loaded.
+const PROBE = `
+import { writeSync } from 'node:fs';
+import { readStdin } from ${JSON.stringify(join(repoRoot, 'lib', 'runtime', 'stdin.ts'))};
+if (process.env.PROBE_EXIT_MS) setTimeout(() => { writeSync(1, 'timer'); process.exit(0); }, Number(process.env.PROBE_EXIT_MS)).unref();
+readStdin(Number(process.env.PROBE_MAX ?? 1e9)).then((text) => {
+  const net = process.moduleLoadList.includes('NativeModule net');
+  writeSync(1, JSON.stringify({ text: text ?? null, net }));
+  process.exit(0);
+});
+`;
+let probeDir = '';
+let probe = '';
+
+beforeAll(() => {
+  probeDir = mkdtempSync(join(tmpdir(), 'ctxl-stdin-probe-'));
+  probe = join(probeDir, 'probe.mjs');
+  buildSync({
+    stdin: { contents: PROBE, resolveDir: repoRoot, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: probe,
+    logLevel: 'silent',
+  });
+});
+afterAll(() => removeTree(probeDir));
+
+interface Probed {
+  text: string | null;
+  net: boolean;
+}
+
+function parse(stdout: string): Probed {
+  return JSON.parse(stdout) as Probed;
+}
+
+// Multi-byte characters across the 64 KB reads, 3 MB in all.
+const BIG = `${'{"k":"é€😀 naïve ' + 'x'.repeat(37)}\n`.repeat(50_000);
+
+describe('readStdin', () => {
+  it('reads a socket (as Claude Code and Node give a hook) whole and exact, without node:net', () => {
+    for (const text of ['{"session_id":"s"}', BIG]) {
+      const r = spawnSync(process.execPath, [probe], { input: text, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      expect(r.stderr).toBe('');
+      const got = parse(r.stdout);
+      expect(got.text?.length).toBe(text.length);
+      expect(got.text === text).toBe(true);
+      expect(got.net).toBe(false);
+    }
+  });
+
+  it('reads a shell pipe and a redirected file whole, without node:net', () => {
+    const file = join(tempDir(), 'in.json');
+    writeFileSync(file, BIG);
+    const piped = spawnSync('sh', ['-c', `cat "${file}" | "${process.execPath}" "${probe}"`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const fd = openSync(file, 'r');
+    let redirected: SpawnSyncReturns<string>;
+    try {
+      redirected = spawnSync(process.execPath, [probe], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    } finally {
+      closeSync(fd);
+    }
+    for (const r of [piped, redirected]) {
+      expect(r.stderr).toBe('');
+      const got = parse(r.stdout);
+      expect(got.text === BIG).toBe(true);
+      expect(got.net).toBe(false);
+    }
+  });
+
+  it('gives an empty text for /dev/null and for a closed fd 0', () => {
+    const devNull = spawnSync(process.execPath, [probe], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    const closed = spawnSync('sh', ['-c', `exec 0<&-; "${process.execPath}" "${probe}"`], { encoding: 'utf8' });
+    for (const r of [devNull, closed]) expect(parse(r.stdout)).toEqual({ text: '', net: false });
+  });
+
+  it('drains an input over the cap and gives undefined', () => {
+    const r = spawnSync(process.execPath, [probe], { input: BIG, env: { ...process.env, PROBE_MAX: '100000' }, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(parse(r.stdout).text).toBeNull();
+  });
+
+  it('falls back to process.stdin under --pending-deprecation, with no warning', () => {
+    for (const how of [
+      { args: ['--pending-deprecation', probe], env: {} },
+      { args: [probe], env: { NODE_OPTIONS: '--pending-deprecation' } },
+    ]) {
+      const r = spawnSync(process.execPath, how.args, { input: BIG, env: { ...process.env, ...how.env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      expect(r.stderr).toBe('');
+      const got = parse(r.stdout);
+      expect(got.text === BIG).toBe(true);
+      expect(got.net).toBe(true);
+    }
+  });
+
+  it('does not hold up the exit when stdin is never closed', async () => {
+    const child = spawn(process.execPath, [probe], { env: { ...process.env, PROBE_EXIT_MS: '300' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stdin.write('{"session_id":'); // half an input; the pipe stays open
+    const code = await new Promise<number | null | 'still running'>((resolve) => {
+      const timer = setTimeout(() => resolve('still running'), 8_000);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    child.stdin.destroy();
+    child.kill();
+    expect(code).toBe(0);
+    expect(stdout).toBe('timer');
+  });
+});
