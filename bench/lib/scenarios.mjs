@@ -90,6 +90,32 @@ function waitUntil(done, timeoutMs) {
   while (!done() && Date.now() < until) Atomics.wait(cell, 0, 0, 25);
 }
 
+/**
+ * Wait until no detached archive job of this workspace runs (PostToolUse starts one for a large
+ * output after it has answered). Every timed run, floors included, starts without one: a job still
+ * chunking the last run's output, indexing it or saving its code cache would slow whichever run
+ * comes next, the floor as much as the hook. Its job file goes before the process ends, so the
+ * process itself is looked for (Linux: /proc; elsewhere only the job file is waited for).
+ */
+export function waitForJobs(ws, timeoutMs = 10_000) {
+  waitUntil(() => !jobRunning(ws.root), timeoutMs);
+}
+
+function jobRunning(root) {
+  if (process.platform !== 'linux') return false;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let cmd;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (cmd.includes('\0run-job\0') && cmd.includes(root)) return true;
+  }
+  return false;
+}
+
 const readJson = (file) => {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -298,7 +324,10 @@ export function hookScenarios(ws) {
     });
   // The detached job that archives the output runs after the hook has answered; it is let finish
   // before the next timed run, so its CPU does not slow the runs being measured.
-  const jobsDone = (x) => waitUntil(() => !existsSync(join(x.home, 'jobs')) || readdirSync(join(x.home, 'jobs')).length === 0, 10_000);
+  const jobsDone = (x) => {
+    waitUntil(() => !existsSync(join(x.home, 'jobs')) || readdirSync(join(x.home, 'jobs')).length === 0, 10_000);
+    waitForJobs(ws);
+  };
   // The same 1 MB Read below L0→L1: archived (by a job), no stub. The difference is what stubbing costs.
   const lowSid = SID.postToolUseBig;
   writeFileSync(
@@ -558,7 +587,7 @@ export function fmtBytes(n) {
 
 /** The floor run for a scenario: same stdin, cwd and env, but bench/floor.mjs. */
 export function floorOf(ws, s) {
-  return { ...s, id: `${s.id}:floor`, label: 'floor', file: ws.floorFile, reset: () => {}, check: (r) => processProblem(r) ?? noStdout(r) };
+  return { ...s, id: `${s.id}:floor`, label: 'floor', file: ws.floorFile, reset: () => waitForJobs(ws), check: (r) => processProblem(r) ?? noStdout(r) };
 }
 
 /** Log lines at warn or error that a scenario's hooks wrote into its CTXL_HOME. */

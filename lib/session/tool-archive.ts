@@ -13,6 +13,7 @@ import { cutPoints, readRange } from '../archive/file-parts.ts';
 import { chunkHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
 import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
+import { spawnDetached } from '../runtime/detached.ts';
 import { listDir, readTextFile, renamePath, statSafe } from '../runtime/store.ts';
 import type { SessionEnv } from './session-files.ts';
 
@@ -245,17 +246,15 @@ async function startJob(env: SessionEnv, job: ArchiveJob, cliPath: string): Prom
 }
 
 async function spawnJob(env: SessionEnv, file: string, job: ArchiveJob, cliPath: string): Promise<void> {
-  // Loaded only here: every other PostToolUse call would pay for child_process at startup.
-  const { spawn } = await import('node:child_process');
   // A small heap keeps a file job's memory bounded by one part (116 MB of output: 77 MB peak RSS);
   // a Read or spooled job holds its whole text (the client's Read and Grep outputs are bounded).
   const heap = job.kind === 'tool-output' ? 48 : 192;
-  const child = spawn(process.execPath, [`--max-old-space-size=${heap}`, '--max-semi-space-size=4', cliPath, 'run-job', file], {
-    detached: true,
-    stdio: 'ignore',
-    env: process.env,
-  });
-  child.on('error', (error) => env.log.warn(`could not start the archive job ${file}`, error));
-  child.unref();
+  try {
+    await spawnDetached(process.execPath, [`--max-old-space-size=${heap}`, '--max-semi-space-size=4', cliPath, 'run-job', file], process.env);
+  } catch (error) {
+    // The job file stays: a later Stop starts it again.
+    env.log.warn(`could not start the archive job ${file}`, error);
+    return;
+  }
   env.log.info(`archiving ${job.kind === 'tool-text' ? `a ${job.text.length}-character ${job.call.name} output` : job.file} in the background (${file})`);
 }
