@@ -1,10 +1,11 @@
-// Bundle each hook (hooks/*.ts) and the CLI into one self-contained ESM file in dist/. Output is
-// deterministic so CI can rebuild and fail on any difference with the committed dist/.
+// Bundle each hook (hooks/*.ts) and the CLI into dist/: a small ES module per program (what Claude
+// Code runs) and its bundled program in dist/programs/. Output is deterministic so CI can rebuild and
+// fail on any difference with the committed dist/.
 // Each hook's timeout (hooks.json) is compiled in, so its internal deadline always stays below it.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 // Builtins through process.getBuiltinModule() instead of `import … from 'node:fs'`: an ESM import of
@@ -60,21 +61,17 @@ const common = {
 };
 
 // Each program is built twice. First as a function's source (an IIFE bundle wrapped in
-// `(function (moduleUrl) { … })`), then as the small ES module that Claude Code runs: it reads that
-// source from the end of its own file, where it sits as line comments after PROGRAM_MARK (V8 skips
-// a comment faster than it scans a string literal: ~1.5 ms of a 100 KB program at every start),
-// and runs it through V8's code cache (lib/runtime/code-cache.ts), so a start deserializes the
-// compiled code of an earlier run instead of compiling the bundle again.
+// `(function (moduleUrl) { … })`), written to programs/<name>-<hash>.js; then as the small ES
+// module that Claude Code runs, which reads that file and runs it through V8's code cache
+// (lib/runtime/code-cache.ts), so a start deserializes the compiled code of an earlier run instead
+// of compiling the bundle again. The hash in the name pairs each loader with its own program.
 const MODULE_URL = '__ctxlModuleUrl';
-// The loader holds this text between quotes; the file holds it on a line of its own.
-const PROGRAM_MARK = '//@ctxl-program';
+const PROGRAMS = 'programs';
 async function cachedProgram({ entry, name, outfile, define = {}, banner, hook, writeWithinMs }) {
   const body = await build({ ...common, format: 'iife', write: false, entryPoints: [entry], define: { ...define, 'import.meta.url': MODULE_URL } });
-  const source = `(function (${MODULE_URL}) {${body.outputFiles[0].text}\n})`;
-  // Each line goes behind `//`, and comes back whole only if \n is its only line break.
-  if (/[\r\u2028\u2029]/.test(source)) throw new Error(`build: ${name}: the program holds a line break other than \\n`);
+  const source = `(function (${MODULE_URL}) {${body.outputFiles[0].text}\n})\n`;
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  const contents = `import { runCached } from './lib/runtime/code-cache.ts';\nrunCached(${JSON.stringify({ name, hash, hook, writeWithinMs })}, import.meta.url, ${JSON.stringify(PROGRAM_MARK)});\n`;
+  const contents = `import { runCached } from './lib/runtime/code-cache.ts';\nrunCached(${JSON.stringify({ name, hash, hook, writeWithinMs })}, import.meta.url);\n`;
   const loader = await build({
     ...common,
     write: false,
@@ -82,12 +79,9 @@ async function cachedProgram({ entry, name, outfile, define = {}, banner, hook, 
     outfile,
     ...(banner ? { banner } : {}),
   });
-  const program = source
-    .split('\n')
-    .map((line) => `//${line}`)
-    .join('\n');
-  mkdirSync(dirname(outfile), { recursive: true });
-  writeFileSync(outfile, `${loader.outputFiles[0].text.trimEnd()}\n${PROGRAM_MARK}\n${program}\n`);
+  mkdirSync(join(dirname(outfile), PROGRAMS), { recursive: true });
+  writeFileSync(join(dirname(outfile), PROGRAMS, `${name}-${hash}.js`), source);
+  writeFileSync(outfile, loader.outputFiles[0].text);
 }
 
 // Build into a staging folder, then rename each file into dist/: a hook that runs meanwhile (a test,
@@ -118,10 +112,14 @@ await cachedProgram({
   writeWithinMs: Number.MAX_SAFE_INTEGER,
 });
 // The CLI's ingest counts index terms on a worker thread; the worker is its own small bundle.
-await build({ ...common, entryPoints: ['lib/index/segment-worker.ts'], outfile: `${staging}/segment-worker.mjs` });
+await build({ ...common, entryPoints: ['lib/index/segment-worker.ts'], outfile: `${staging}/${PROGRAMS}/segment-worker.mjs` });
 
-mkdirSync('dist', { recursive: true });
-const built = new Set(readdirSync(staging));
+// Programs first, then the loaders that name them; then what the last build left.
+mkdirSync(`dist/${PROGRAMS}`, { recursive: true });
+const builtPrograms = new Set(readdirSync(`${staging}/${PROGRAMS}`));
+for (const file of builtPrograms) renameSync(`${staging}/${PROGRAMS}/${file}`, `dist/${PROGRAMS}/${file}`);
+const built = new Set(readdirSync(staging).filter((f) => f !== PROGRAMS));
 for (const file of built) renameSync(`${staging}/${file}`, `dist/${file}`);
-for (const file of readdirSync('dist')) if (!built.has(file)) rmSync(`dist/${file}`, { recursive: true, force: true });
+for (const file of readdirSync('dist')) if (!built.has(file) && file !== PROGRAMS) rmSync(`dist/${file}`, { recursive: true, force: true });
+for (const file of readdirSync(`dist/${PROGRAMS}`)) if (!builtPrograms.has(file)) rmSync(`dist/${PROGRAMS}/${file}`, { recursive: true, force: true });
 rmSync(staging, { recursive: true, force: true });

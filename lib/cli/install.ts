@@ -160,8 +160,10 @@ function stageRuntime(sourceRoot: string, target: string): void {
   const pkg = { name: 'context-lifecycle', version: packageVersion(sourceRoot), private: true, license: 'MIT' };
   writeFileAtomic(join(staging, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`, { mode: 0o644 });
   // File by file, each rename atomic: a hook starting meanwhile finds its file, old or new, never none.
+  // Deepest first: dist/programs/<name>-<hash>.js is in place before the dist/<name>.mjs that runs it.
   const staged = new Set(listFiles(staging));
-  for (const rel of staged) {
+  const depth = (rel: string) => rel.split(/[\\/]/).length;
+  for (const rel of [...staged].sort((a, b) => depth(b) - depth(a) || a.localeCompare(b))) {
     ensureDir(dirname(join(target, rel)), 0o755);
     renamePath(join(staging, rel), join(target, rel));
   }

@@ -1,4 +1,4 @@
-// The main thread's side of dist/segment-worker.mjs (see there). Used by `ctxl ingest` only: a
+// The main thread's side of dist/programs/segment-worker.mjs (see there). Used by `ctxl ingest` only: a
 // worker costs ~20 ms to start, which a hook or a small transcript would not win back. Any failure
 // (no bundle next to this one, a worker that died or does not answer) just means the caller builds
 // the segment itself, as it always could.
@@ -35,7 +35,7 @@ export interface SegmentWorker {
 /** The worker bundle beside this one (dist/), or undefined when running from sources. */
 function segmentWorkerFile(): string | undefined {
   try {
-    const file = fileURLToPath(new URL('./segment-worker.mjs', import.meta.url));
+    const file = fileURLToPath(new URL('./programs/segment-worker.mjs', import.meta.url));
     return existsSync(file) ? file : undefined;
   } catch {
     return undefined;

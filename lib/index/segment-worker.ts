@@ -1,4 +1,4 @@
-// The worker side of `ctxl ingest`'s index building (bundled as dist/segment-worker.mjs). Tokenizing
+// The worker side of `ctxl ingest`'s index building (bundled as dist/programs/segment-worker.mjs). Tokenizing
 // and counting the terms of every chunk is most of an index build; here it runs while the main
 // thread is still parsing and chunking the transcript. The main thread sends each chunk as it is
 // written, then asks for the segment of a list of ids, in order; the answer is the bytes the main

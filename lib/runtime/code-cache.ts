@@ -1,9 +1,11 @@
-// The start of every dist/*.mjs file: it runs the bundled program, which build.mjs appended to the
-// same file as line comments, through V8's code cache. Compiling a 100–200 KB bundle is the largest
-// part of what a hook adds to a bare Node start; with the cache V8 deserializes the code compiled
-// by an earlier run instead. Node 22 can do this for ES modules itself; Node 20 cannot, so this is
-// the vm.Script way (as v8-compile-cache did for CommonJS). One file per program, so an update
-// that replaces it can never pair a loader with another build's program.
+// Every dist/<name>.mjs is a small ES module that runs its bundled program, dist/programs/<name>-
+// <hash>.js, through V8's code cache. Compiling a 100–200 KB bundle is the largest part of what a
+// hook adds to a bare Node start; with the cache V8 deserializes the code compiled by an earlier run
+// instead. Node 22 can do this for ES modules itself; Node 20 cannot, so this is the vm.Script way
+// (as v8-compile-cache did for CommonJS). The program's file is named by its build hash, which the
+// loader holds: a loader can only ever run its own build's program (an update caught halfway finds
+// the file missing and says so), and Node's ES module loader reads, decodes and scans only the
+// small loader (holding the program, as comments, cost each start ~2 ms).
 //
 // The cache is an optimization and nothing else: a missing, foreign, damaged or unwritable cache
 // means compiling as before, silently. Two things make that hold:
@@ -14,7 +16,7 @@
 //   both copies is tampering, not damage: whoever can write the user's 0700 data dir can as well
 //   edit the hooks.)
 // - The name says what made it: the program's build hash, Node version and architecture, and a
-//   hash of the dist file's size and mtime (a hand-edited dist file gets a new cache), of Node's
+//   hash of the program file's size and mtime (a hand-edited program gets a new cache), of Node's
 //   flags and of NODE_OPTIONS (V8 rejects a cache made under other flags: `ctxl run-job` and a
 //   typed `ctxl` keep one each instead of rewriting each other's).
 // It is written only into a data dir that already exists and never with CTXL_DISABLE set, so a
@@ -68,37 +70,45 @@ export interface CacheVariant {
   size: number;
   mtimeMs: number;
   execArgv: readonly string[];
+  /**
+   * The CLI's command (`ingest`, `recall`): a cache holds the functions its first run compiled, so
+   * each command keeps its own, or the first command typed after an update would decide for all.
+   */
+  command?: string | undefined;
 }
 
 /** Where a program's cache lives, or undefined when caching is off (`CTXL_CODE_CACHE=0`). */
 export function codeCachePath(env: NodeJS.ProcessEnv, p: Pick<CachedProgram, 'name' | 'hash'>, v: CacheVariant): string | undefined {
   if (env.CTXL_CODE_CACHE !== undefined && /^(0|false|no|off)$/i.test(env.CTXL_CODE_CACHE)) return undefined;
-  const variant = smallHash(`${v.size}:${v.mtimeMs}:${v.execArgv.join(' ')}:${env.NODE_OPTIONS ?? ''}`);
+  const variant = smallHash(`${v.size}:${v.mtimeMs}:${v.execArgv.join(' ')}:${env.NODE_OPTIONS ?? ''}${v.command === undefined ? '' : `:${v.command}`}`);
   return join(dataDir(env), CODE_CACHE_DIR, `${p.name}-${p.hash}-${process.version}-${process.arch}-${variant}.bin`);
 }
 
-/**
- * Run the program stored after the line `mark` in the file at `url`: `(function (moduleUrl) { … })`,
- * each of its lines behind `//`. (The line is searched with its line breaks, which the loader's own
- * quoted copy of `mark` does not have.)
- */
-export function runCached(p: CachedProgram, url: string, mark: string): void {
+/** Where the loader at `url` finds its program: `programs/<name>-<hash>.js` beside it. */
+export function programFile(url: string, p: Pick<CachedProgram, 'name' | 'hash'>): string {
+  return fileURLToPath(new URL(`${PROGRAMS_DIR}/${p.name}-${p.hash}.js`, url));
+}
+
+export const PROGRAMS_DIR = 'programs';
+
+/** Run the program `(function (moduleUrl) { … })` of the loader at `url`. */
+export function runCached(p: CachedProgram, url: string): void {
   const started = Date.now();
   let script: Script;
   let cachePath: string | undefined;
   let cachedData: Buffer | undefined;
   try {
-    const file = fileURLToPath(url);
-    const { text, size, mtimeMs } = readOwnFile(file);
-    const at = new RegExp(`\\r?\\n${mark}\\r?\\n`).exec(text);
-    if (at === null) throw new Error(`${file}: no program after the loader (a damaged or hand-edited file); reinstall it`);
-    const source = text.slice(at.index + at[0].length).replace(/^\/\//gm, '');
+    const file = programFile(url, p);
+    const { text, size, mtimeMs } = readProgram(file);
     try {
-      cachePath = codeCachePath(process.env, p, { size, mtimeMs, execArgv: process.execArgv });
+      cachePath = codeCachePath(process.env, p, { size, mtimeMs, execArgv: process.execArgv, command: p.hook ? undefined : commandOf(process.argv) });
       if (cachePath !== undefined) cachedData = readCache(cachePath);
     } catch {}
-    const lineOffset = text.slice(0, at.index + at[0].length).split('\n').length - 1;
-    script = new Script(source, { filename: file, lineOffset, ...(cachedData === undefined ? {} : { cachedData }) });
+    try {
+      script = new Script(text, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
+    } catch (error) {
+      throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)} (a damaged file?); reinstall`);
+    }
   } catch (error) {
     loaderFailed(p, error);
     return;
@@ -107,16 +117,29 @@ export function runCached(p: CachedProgram, url: string, mark: string): void {
   if (cachePath !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
     const cacheFile = cachePath;
     // At exit the cache holds every function this run compiled, not only the top level.
-    process.once('exit', () => {
-      if (Date.now() - started > p.writeWithinMs || isDisabledByEnv(process.env) || !existsSync(dataDir(process.env))) return;
+    // A failed run (a misused command) leaves none.
+    process.once('exit', (code) => {
+      if (code !== 0 || Date.now() - started > p.writeWithinMs || isDisabledByEnv(process.env) || !existsSync(dataDir(process.env))) return;
       saveCache(cacheFile, p.name, () => script.createCachedData());
     });
   }
   program(url);
 }
 
-function readOwnFile(file: string): { text: string; size: number; mtimeMs: number } {
-  const fd = openSync(file, 'r');
+/** A CLI run's command word, if it looks like one (anything else shares the plain cache). */
+function commandOf(argv: readonly string[]): string | undefined {
+  const word = argv[2];
+  return word !== undefined && /^[a-z][a-z-]{1,19}$/.test(word) ? word : undefined;
+}
+
+function readProgram(file: string): { text: string; size: number; mtimeMs: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? `${file} is missing (an install or update that did not finish?); reinstall` : `${file}: ${code ?? String(error)}`);
+  }
   try {
     const st = fstatSync(fd);
     return { text: readFileSync(fd, 'utf8'), size: st.size, mtimeMs: st.mtimeMs };

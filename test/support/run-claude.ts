@@ -2,7 +2,7 @@
 // $HOME/.claude), a temporary git project, an `env -i`-like environment, stdin from /dev/null, a
 // debug log per run, and the mock API on loopback (reference §7.2).
 import { type SpawnOptions, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,7 @@
 // CLAUDE_CONFIG_DIR and CTXL_HOME: install keeps everything of the user's, is idempotent, backs up
 // and dry-runs; uninstall restores settings.json byte for byte; doctor's JSON contract; misuse exits 2.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookCommands, hookNodeFlags } from '../../lib/cli/doctor.ts';
@@ -295,6 +295,7 @@ describe('ctxl doctor --json', () => {
     const pkg = join(t.home, 'pkg');
     mkdirSync(join(pkg, 'dist'), { recursive: true });
     writeFileSync(join(pkg, 'dist', 'cli.mjs'), readFileSync(join(repoRoot, 'dist', 'cli.mjs')));
+    cpSync(join(repoRoot, 'dist', 'programs'), join(pkg, 'dist', 'programs'), { recursive: true });
     const hooks = readFileSync(join(repoRoot, 'hooks.json'), 'utf8').replaceAll('--no-regexp-tier-up', '--no-such-flag-at-all');
     writeFileSync(join(pkg, 'hooks.json'), hooks);
     const r = spawnSync(process.execPath, [join(pkg, 'dist', 'cli.mjs'), 'doctor', '--json'], { env: t.env, cwd: t.home, encoding: 'utf8' });

@@ -3,10 +3,10 @@
 // state of the cache (missing, damaged anywhere, foreign, another user's, unwritable, switched off)
 // changes what a hook or the CLI does.
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CODE_CACHE_DIR, codeCachePath } from '../../lib/runtime/code-cache.ts';
+import { CODE_CACHE_DIR, codeCachePath, PROGRAMS_DIR } from '../../lib/runtime/code-cache.ts';
 import { distDir } from './helpers/paths.ts';
 import { baseEnv, readLog, runCli, runHookSync, validInput } from './helpers/proc.ts';
 import { useTempDirs } from './helpers/tmp.ts';
@@ -46,9 +46,12 @@ function builtHash(name: string): string {
   return hash;
 }
 
+/** The program file the loader dist/<name>.mjs runs. */
+const programOf = (name: string) => join(distDir, PROGRAMS_DIR, `${name}-${builtHash(name)}.js`);
+
 /** The cache a plain `node dist/<name>.mjs` uses. */
 function expectedCache(env: NodeJS.ProcessEnv, name: string): string {
-  const st = statSync(join(distDir, `${name}.mjs`));
+  const st = statSync(programOf(name));
   return codeCachePath(env, { name, hash: builtHash(name) }, { size: st.size, mtimeMs: st.mtimeMs, execArgv: [] }) as string;
 }
 
@@ -130,31 +133,43 @@ describe('code cache', () => {
     expect(files.map((f) => statSync(join(s.cacheDir, f)).ino)).toEqual(before);
   });
 
-  it('a dist file with CRLF line breaks still runs; one cut before its program fails silently (hook) or with one line (CLI)', () => {
+  it('a program with CRLF line breaks still runs; a missing or truncated one fails silently (hook) or with one line (CLI)', () => {
     const s = setup();
     const good = s.run();
-    const dir = tempDir();
-    const crlf = join(dir, `${HOOK}.mjs`);
-    writeFileSync(crlf, readFileSync(join(distDir, `${HOOK}.mjs`), 'utf8').replace(/\n/g, '\r\n'));
-    expectSameAnswer(good, s.runWith([], crlf));
+    /** The loader of `name` copied into a fresh folder, with its program as `program` makes it (or none). */
+    const install = (name: string, program: ((text: string) => string) | undefined) => {
+      const dir = tempDir();
+      copyFileSync(join(distDir, `${name}.mjs`), join(dir, `${name}.mjs`));
+      if (program !== undefined) {
+        mkdirSync(join(dir, PROGRAMS_DIR));
+        writeFileSync(join(dir, PROGRAMS_DIR, basename(programOf(name))), program(readFileSync(programOf(name), 'utf8')));
+      }
+      return join(dir, `${name}.mjs`);
+    };
+    expectSameAnswer(
+      good,
+      s.runWith(
+        [],
+        install(HOOK, (text) => text.replace(/\n/g, '\r\n')),
+      ),
+    );
 
-    const cut = join(dir, 'cut.mjs');
-    const text = readFileSync(join(distDir, `${HOOK}.mjs`), 'utf8');
-    writeFileSync(cut, text.slice(0, text.indexOf('\n//@ctxl-program\n')));
-    const r = s.runWith([], cut);
-    expect([r.status, r.stdout, r.stderr]).toEqual([0, '', '']);
-    const log = readLog(s.data);
-    expect(log).toHaveLength(1);
-    expect(log[0]?.msg).toMatch(/could not start: .*no program after the loader/);
+    for (const [program, why] of [
+      [undefined, /is missing .*reinstall/],
+      [(text: string) => text.slice(0, text.length >> 1), /\(a damaged file\?\); reinstall/],
+    ] as const) {
+      const r = s.runWith([], install(HOOK, program));
+      expect([r.status, r.stdout, r.stderr]).toEqual([0, '', '']);
+      const log = readLog(s.data);
+      expect(log).toHaveLength(1);
+      expect(log[0]?.msg).toMatch(new RegExp(`could not start: .*${why.source}`));
+    }
 
-    const cli = join(dir, 'cli.mjs');
-    const cliText = readFileSync(join(distDir, 'cli.mjs'), 'utf8');
-    writeFileSync(cli, cliText.slice(0, cliText.indexOf('\n//@ctxl-program\n')));
-    const c = spawnSync(process.execPath, [cli, '--version'], { env: s.env, encoding: 'utf8' });
+    const c = spawnSync(process.execPath, [install('cli', undefined), '--version'], { env: s.env, encoding: 'utf8' });
     expect(c.status).toBe(1);
     expect(c.stdout).toBe('');
     expect(c.stderr.trim().split('\n')).toHaveLength(1);
-    expect(c.stderr).toMatch(/^ctxl: internal error: .*no program after the loader/);
+    expect(c.stderr).toMatch(/^ctxl: internal error: .*is missing/);
   });
 
   it('writes nothing where a run writes nothing else: no data dir yet, or CTXL_DISABLE=1', () => {
@@ -218,5 +233,17 @@ describe('code cache', () => {
     const bad = runCli(['no-such-command'], s.env, s.home);
     expect(bad.status).toBe(2);
     expect(bad.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(s.caches()).toHaveLength(1); // a failed run leaves none
+    // Each command keeps its own (a cache holds what its first run compiled), reused by the next run.
+    for (const args of [
+      ['status', '--json'],
+      ['recall', '--json', '--', 'timeout'],
+    ]) {
+      expect(runCli(args, s.env, s.home).status).toBe(0);
+      expect(runCli(args, s.env, s.home).status).toBe(0);
+    }
+    const files = s.caches();
+    expect(files).toHaveLength(3);
+    expect(files).toContain(expectedCache(s.env, 'cli').slice(s.cacheDir.length + 1));
   });
 });

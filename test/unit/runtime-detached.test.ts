@@ -42,7 +42,14 @@ let probe = '';
 beforeAll(() => {
   probeDir = mkdtempSync(join(tmpdir(), 'ctxl-detached-probe-'));
   probe = join(probeDir, 'probe.mjs');
-  buildSync({ stdin: { contents: PROBE, resolveDir: repoRoot, loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', outfile: probe, logLevel: 'silent' });
+  buildSync({
+    stdin: { contents: PROBE, resolveDir: repoRoot, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: probe,
+    logLevel: 'silent',
+  });
 });
 afterAll(() => removeTree(probeDir));
 

@@ -1469,7 +1469,7 @@ describe('TermCounter', () => {
 });
 
 describe('the segment worker of ctxl ingest', () => {
-  const WORKER = join(import.meta.dirname, '..', '..', 'dist', 'segment-worker.mjs');
+  const WORKER = join(import.meta.dirname, '..', '..', 'dist', 'programs', 'segment-worker.mjs');
   const list = (): Chunk[] => [
     chunk('w-1', 'The server timeout is configured in parseConfigFile; timeouts timeouts.', { keywords: ['parseConfigFile'], files: ['src/config/parse.ts'] }),
     chunk('w-2', 'Straße naïve café 日本語テキスト and x𝒳yz in one line', { phase: 'planning' }),

@@ -7,7 +7,7 @@ import { distDir } from './paths.ts';
 export type ProcEnv = Record<string, string>;
 
 /** Bundles in dist/ that are not hooks: the CLI and the worker its ingest starts. */
-export const NOT_HOOKS: ReadonlySet<string> = new Set(['cli.mjs', 'segment-worker.mjs']);
+export const NOT_HOOKS: ReadonlySet<string> = new Set(['cli.mjs']);
 
 /** The hook files in dist/ (everything but the CLI and its worker), e.g. `session-start`. */
 export function distHooks(): string[] {

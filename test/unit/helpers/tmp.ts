@@ -1,5 +1,5 @@
 // Temporary directories made with fs.mkdtempSync(os.tmpdir()) and removed after each test.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterEach } from 'vitest';
