@@ -121,5 +121,9 @@ for (const file of builtPrograms) renameSync(`${staging}/${PROGRAMS}/${file}`, `
 const built = new Set(readdirSync(staging).filter((f) => f !== PROGRAMS));
 for (const file of built) renameSync(`${staging}/${file}`, `dist/${file}`);
 for (const file of readdirSync('dist')) if (!built.has(file) && file !== PROGRAMS) rmSync(`dist/${file}`, { recursive: true, force: true });
-for (const file of readdirSync(`dist/${PROGRAMS}`)) if (!builtPrograms.has(file)) rmSync(`dist/${PROGRAMS}/${file}`, { recursive: true, force: true });
+// A hook that read an old loader just before its rename (a session running from this checkout)
+// opens that loader's program a few ms later: old programs go after a pause.
+const oldPrograms = readdirSync(`dist/${PROGRAMS}`).filter((file) => !builtPrograms.has(file));
+if (oldPrograms.length > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+for (const file of oldPrograms) rmSync(`dist/${PROGRAMS}/${file}`, { recursive: true, force: true });
 rmSync(staging, { recursive: true, force: true });

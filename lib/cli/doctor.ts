@@ -2,7 +2,8 @@
 // JSON: {"ok": bool, "problems": [{"code", "message", "fix"}]} (a contract: see DESIGN.md).
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { PROGRAMS_DIR } from '../runtime/code-cache.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { dataDir, type Env } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, pathExists, readTextFile, statSafe } from '../runtime/store.ts';
@@ -99,14 +100,20 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
       'run `ctxl uninstall`, then install one way only',
     );
 
-  // Plain install: every bound command must point at a file that exists.
+  // Plain install: every bound command must point at a file that exists, and so must the program
+  // that file runs (dist/programs/<name>-<hash>.js).
   if (plain.size > 0) {
+    const cli = join(runtimeDir(input.configDir), 'dist', 'cli.mjs');
     for (const command of boundCommands(settings)) {
       const file = /"([^"]+\.mjs)"/.exec(command)?.[1];
-      if (file !== undefined && !pathExists(file))
-        add('missing-runtime', `a hook points at ${file}, which does not exist`, 'run `ctxl install` again from a checkout');
+      if (file === undefined) continue;
+      const program = pathExists(file) ? loaderProgram(file) : undefined;
+      if (!pathExists(file)) add('missing-runtime', `a hook points at ${file}, which does not exist`, 'run `ctxl install` again from a checkout');
+      else if (program !== undefined && !pathExists(program))
+        add('missing-runtime', `${file} runs ${program}, which does not exist`, 'run `ctxl install` again from a checkout');
     }
-    if (!pathExists(join(runtimeDir(input.configDir), 'dist', 'cli.mjs')))
+    const cliProgram = pathExists(cli) ? loaderProgram(cli) : undefined;
+    if (!pathExists(cli) || (cliProgram !== undefined && !pathExists(cliProgram)))
       add('missing-runtime', `${runtimeDir(input.configDir)} is incomplete`, 'run `ctxl install` again');
   }
 
@@ -201,6 +208,12 @@ export function hookCommands(text: string | undefined): string[] {
     }
   } catch {}
   return out;
+}
+
+/** The program a dist loader runs (`programs/<name>-<hash>.js` beside it), if the file names one. */
+export function loaderProgram(loader: string): string | undefined {
+  const m = /name:"([a-z-]+)",hash:"([0-9a-f]{16})"/.exec(readTextFile(loader) ?? '');
+  return m === null ? undefined : join(dirname(loader), PROGRAMS_DIR, `${m[1]}-${m[2]}.js`);
 }
 
 /** The distinct node flags of `node --a --b "…"` commands. */

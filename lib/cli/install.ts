@@ -146,6 +146,8 @@ export function installPlain(ctx: InstallContext): void {
  * Copy the runtime into a staging folder, then move each file over its old copy with a rename. The copy gets a minimal package.json
  * (name and version only): no dependencies to install, nothing for `npm ci` to do.
  */
+const SUPERSEDED_GRACE_MS = 1000;
+
 function stageRuntime(sourceRoot: string, target: string): void {
   const staging = `${target}.new-${process.pid}`;
   removePath(staging);
@@ -167,7 +169,11 @@ function stageRuntime(sourceRoot: string, target: string): void {
     ensureDir(dirname(join(target, rel)), 0o755);
     renamePath(join(staging, rel), join(target, rel));
   }
-  for (const rel of listFiles(target)) if (!staged.has(rel) && rel !== 'install.json') removePath(join(target, rel));
+  const superseded = listFiles(target).filter((rel) => !staged.has(rel) && rel !== 'install.json');
+  // A hook that read an old loader just before its rename opens that loader's program a few ms
+  // later: old files go after a pause, not at once.
+  if (superseded.length > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SUPERSEDED_GRACE_MS);
+  for (const rel of superseded) removePath(join(target, rel));
   removePath(staging);
 }
 

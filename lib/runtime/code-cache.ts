@@ -199,14 +199,16 @@ function saveCache(file: string, name: string, data: () => Buffer): void {
       closeSync(fd);
     }
     renameSync(tmp, file);
-    // Other builds' and Node versions' caches of this program, once unused for a while. Not at
-    // once: two installs (or two Node versions) in use side by side would delete each other's.
-    // A temporary file left by a process killed while writing goes after an hour.
+    // Other builds' and Node versions' caches of this program, a week after they were written. Not
+    // at once: two installs (or two Node versions) in use side by side would delete each other's.
+    // This build's other variants (flags, CLI commands) stay while the build does. A temporary file
+    // left by a process killed while writing goes after an hour.
     const mine = file.slice(dir.length + 1);
+    const thisBuild = mine.slice(0, mine.lastIndexOf('-') + 1);
     const now = Date.now();
     for (const other of readdirSync(dir)) {
       const leftover = other.endsWith('.tmp');
-      if (other === mine || !(leftover || isCacheOf(name, other))) continue;
+      if (other === mine || !(leftover || isCacheOf(name, other)) || (!leftover && other.startsWith(thisBuild))) continue;
       const path = join(dir, other);
       if (now - statSync(path).mtimeMs > (leftover ? LEFTOVER_MS : STALE_MS)) unlinkSync(path);
     }

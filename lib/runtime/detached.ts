@@ -6,6 +6,7 @@
 // unchanged for a decade), with stdio on /dev/null, in a session of its own (setsid), unreferenced
 // so this process exits without waiting. Where the binding is missing or refuses the options, or
 // `--pending-deprecation` would make process.binding warn: child_process.spawn, as before.
+import { nodeBinding } from './bindings.ts';
 
 /** Start `command args…` detached with `env`; rejects when it could not be started. */
 export async function spawnDetached(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -32,11 +33,7 @@ interface ProcessHandle {
 /** True when started; false when the binding is not usable here (nothing was started). */
 function spawnWithHandle(command: string, args: readonly string[], env: NodeJS.ProcessEnv): boolean {
   try {
-    const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-    if (options.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return false;
-    const binding = (process as unknown as { binding?: (name: string) => unknown }).binding;
-    if (typeof binding !== 'function') return false;
-    const { Process } = binding('process_wrap') as { Process?: unknown };
+    const Process = nodeBinding('process_wrap')?.Process;
     if (typeof Process !== 'function') return false;
     const handle = new (Process as new () => ProcessHandle)();
     handle.onexit = () => {};

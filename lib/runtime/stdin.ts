@@ -3,29 +3,36 @@
 // net.Socket, which loads node:net and the stream modules: about 7 ms of every hook's start, more
 // than most hooks' own work. So:
 // - a terminal or /dev/null has nothing to read;
-// - a regular file (`node hook.mjs < input.json`) is read with readSync: it cannot block;
-// - a socket or pipe is read through libuv's pipe handle itself, the binding net.Socket wraps
+// - a regular file (`node hook.mjs < input.json`) is read with readSync: it cannot block, and one
+//   over the cap is not read at all (it has no writer to drain);
+// - a socket or FIFO is read through libuv's pipe handle itself, the binding net.Socket wraps
 //   (listed by process.binding for userland, its read protocol unchanged since Node 12). Its reads
 //   run on the event loop, so the deadline timer still fires when stdin is never closed; fs.read
 //   would block in libuv's thread pool, and a blocked pool thread holds up process.exit;
-// - where that binding is missing or not what it was, or where process.binding would print a
+// - anything else (a directory or a block device, which epoll refuses and libuv would abort on),
+//   and where that binding is missing or not what it was, or where process.binding would print a
 //   deprecation warning (--pending-deprecation), process.stdin as before.
 import { fstatSync, readSync } from 'node:fs';
+import { nodeBinding } from './bindings.ts';
 
 /** Text of all of stdin; undefined when it is over `max` bytes (the rest is drained, not kept). */
 export async function readStdin(max: number): Promise<string | undefined> {
-  let kind: 'none' | 'file' | 'stream';
+  let kind: 'none' | 'file' | 'pipe' | 'other';
+  let size = 0;
   try {
     const st = fstatSync(0);
-    kind = st.isCharacterDevice() ? 'none' : st.isFile() ? 'file' : 'stream';
+    size = st.size;
+    kind = st.isCharacterDevice() ? 'none' : st.isFile() ? 'file' : st.isFIFO() || st.isSocket() ? 'pipe' : 'other';
   } catch {
     kind = 'none'; // no stdin at all
   }
   if (kind === 'none') return '';
   const sink = textSink(max);
-  if (kind === 'file') readFile(sink);
-  else {
-    const pipe = pipeBinding();
+  if (kind === 'file') {
+    if (size > max) return undefined;
+    readFile(sink, max);
+  } else {
+    const pipe = kind === 'pipe' ? pipeBinding() : undefined;
     if (pipe === undefined || !(await readPipe(pipe, sink))) {
       for await (const chunk of process.stdin as AsyncIterable<Buffer>) sink.add(chunk);
     }
@@ -60,12 +67,14 @@ function textSink(max: number): Sink {
   };
 }
 
-function readFile(sink: Sink): void {
-  for (;;) {
+/** Up to `max` bytes and one more (a file that grew past the cap is not read to its end). */
+function readFile(sink: Sink, max: number): void {
+  for (let read = 0; read <= max; ) {
     const buf = Buffer.allocUnsafe(1 << 16);
     const n = readSync(0, buf, 0, buf.length, null);
     if (n === 0) return;
     sink.add(buf.subarray(0, n));
+    read += n;
   }
 }
 
@@ -86,24 +95,17 @@ interface PipeBinding {
 }
 
 function pipeBinding(): PipeBinding | undefined {
-  try {
-    const options = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-    if (options.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return undefined;
-    const binding = (process as unknown as { binding?: (name: string) => unknown }).binding;
-    if (typeof binding !== 'function') return undefined;
-    const pipe = binding('pipe_wrap') as { Pipe?: unknown; constants?: { SOCKET?: unknown } };
-    const stream = binding('stream_wrap') as { streamBaseState?: unknown; kReadBytesOrError?: unknown; kArrayBufferOffset?: unknown };
-    const uv = binding('uv') as { UV_EOF?: unknown };
-    const { Pipe } = pipe;
-    const socket = pipe.constants?.SOCKET;
-    const { streamBaseState: state, kReadBytesOrError: bytesOrError, kArrayBufferOffset: offset } = stream;
-    if (typeof Pipe !== 'function' || typeof socket !== 'number' || !(state instanceof Int32Array)) return undefined;
-    if (typeof bytesOrError !== 'number' || typeof offset !== 'number' || typeof uv.UV_EOF !== 'number') return undefined;
-    const Handle = Pipe as new (type: number) => PipeHandle;
-    return { create: () => new Handle(socket), state, bytesOrError, offset, eof: uv.UV_EOF };
-  } catch {
-    return undefined;
-  }
+  const pipe = nodeBinding('pipe_wrap') as { Pipe?: unknown; constants?: { SOCKET?: unknown } } | undefined;
+  const stream = nodeBinding('stream_wrap') as { streamBaseState?: unknown; kReadBytesOrError?: unknown; kArrayBufferOffset?: unknown } | undefined;
+  const uv = nodeBinding('uv') as { UV_EOF?: unknown } | undefined;
+  if (pipe === undefined || stream === undefined || uv === undefined) return undefined;
+  const { Pipe } = pipe;
+  const socket = pipe.constants?.SOCKET;
+  const { streamBaseState: state, kReadBytesOrError: bytesOrError, kArrayBufferOffset: offset } = stream;
+  if (typeof Pipe !== 'function' || typeof socket !== 'number' || !(state instanceof Int32Array)) return undefined;
+  if (typeof bytesOrError !== 'number' || typeof offset !== 'number' || typeof uv.UV_EOF !== 'number') return undefined;
+  const Handle = Pipe as new (type: number) => PipeHandle;
+  return { create: () => new Handle(socket), state, bytesOrError, offset, eof: uv.UV_EOF };
 }
 
 /**
@@ -126,8 +128,7 @@ function readPipe(b: PipeBinding, sink: Sink): Promise<boolean> {
         return;
       }
       if (n === 0) return; // nothing this time (EAGAIN)
-      handle.readStop();
-      // Left open: closing it would free fd 0 for the next file this process opens.
+      handle.readStop(); // left open: the process exits soon, and libuv never closes fds 0–2 anyway
       if (n === b.eof) resolve(true);
       else reject(new Error(`reading stdin failed (libuv error ${n})`));
     };

@@ -2,10 +2,10 @@
 // CLAUDE_CONFIG_DIR and CTXL_HOME: install keeps everything of the user's, is idempotent, backs up
 // and dry-runs; uninstall restores settings.json byte for byte; doctor's JSON contract; misuse exits 2.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hookCommands, hookNodeFlags } from '../../lib/cli/doctor.ts';
+import { hookCommands, hookNodeFlags, loaderProgram } from '../../lib/cli/doctor.ts';
 import { repoRoot } from './helpers/paths.ts';
 import { baseEnv, type RunResult, runCli } from './helpers/proc.ts';
 import { listFiles, snapshotTree, useTempDirs } from './helpers/tmp.ts';
@@ -330,6 +330,19 @@ describe('ctxl doctor --json', () => {
     const r = t.cli('doctor', '--json');
     expect(r.status).toBe(1);
     expect(parse(r).problems.map((p) => p.code)).toContain('missing-runtime');
+  });
+  it('reports a hook whose program file is missing (an install that did not finish)', () => {
+    const t = setup();
+    expectOk(t.cli('install'));
+    const stop = join(t.config, 'context-lifecycle', 'dist', 'stop.mjs');
+    const program = loaderProgram(stop);
+    expect(program).toMatch(/[/\\]dist[/\\]programs[/\\]stop-[0-9a-f]{16}\.js$/);
+    expect(existsSync(program as string)).toBe(true);
+    rmSync(program as string);
+    const r = t.cli('doctor', '--json');
+    expect(r.status).toBe(1);
+    const problem = parse(r).problems.find((p) => p.code === 'missing-runtime');
+    expect(problem?.message).toMatch(/stop\.mjs runs .*stop-[0-9a-f]{16}\.js, which does not exist/);
   });
 });
 

@@ -198,7 +198,7 @@ describe('code cache', () => {
     }
   });
 
-  it('removes its own other caches once a week unused (never at once, never another program’s) and temporary files left for an hour', () => {
+  it('removes its other builds’ caches a week after they were written (never at once, never this build’s other variants or another program’s) and temporary files left for an hour', () => {
     const s = setup();
     mkdirSync(s.cacheDir, { recursive: true });
     const v = `${process.version}-${process.arch}-0123abcd`;
@@ -206,20 +206,22 @@ describe('code cache', () => {
     const recentBuild = `${HOOK}-fedcba9876543210-${v}.bin`;
     const otherProgram = `${HOOK}-extra-0123456789abcdef-${v}.bin`;
     const cli = `cli-0123456789abcdef-${v}.bin`;
+    // This build's cache under other flags (or, for the CLI, another command): kept while the build is.
+    const sameBuild = `${HOOK}-${builtHash(HOOK)}-${v}.bin`;
     // Temporary files of writers killed midway: one two hours old, one being written right now.
     const killed = `${HOOK}-0123456789abcdef-${v}.bin.4242.abc.tmp`;
     const writing = `cli-0123456789abcdef-${v}.bin.4343.def.tmp`;
-    for (const f of [staleBuild, recentBuild, otherProgram, cli, killed, writing]) writeFileSync(join(s.cacheDir, f), 'old');
+    for (const f of [staleBuild, recentBuild, otherProgram, cli, sameBuild, killed, writing]) writeFileSync(join(s.cacheDir, f), 'old');
     const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
-    for (const f of [staleBuild, otherProgram, cli]) utimesSync(join(s.cacheDir, f), eightDaysAgo, eightDaysAgo);
+    for (const f of [staleBuild, otherProgram, cli, sameBuild]) utimesSync(join(s.cacheDir, f), eightDaysAgo, eightDaysAgo);
     const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
     utimesSync(join(s.cacheDir, killed), twoHoursAgo, twoHoursAgo);
     s.run();
     const now = s.caches();
     expect(now).not.toContain(staleBuild);
     expect(now).not.toContain(killed);
-    expect(now).toEqual(expect.arrayContaining([recentBuild, otherProgram, cli, writing]));
-    expect(now).toHaveLength(5);
+    expect(now).toEqual(expect.arrayContaining([recentBuild, otherProgram, cli, sameBuild, writing]));
+    expect(now).toHaveLength(6);
   });
 
   it('the CLI runs through it too, with its exit codes unchanged', () => {
@@ -235,15 +237,18 @@ describe('code cache', () => {
     expect(bad.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     expect(s.caches()).toHaveLength(1); // a failed run leaves none
     // Each command keeps its own (a cache holds what its first run compiled), reused by the next run.
+    const stamp = () => s.caches().map((f) => `${f}:${statSync(join(s.cacheDir, f)).ino}:${statSync(join(s.cacheDir, f)).mtimeMs}`);
     for (const args of [
       ['status', '--json'],
       ['recall', '--json', '--', 'timeout'],
     ]) {
+      const before = s.caches().length;
       expect(runCli(args, s.env, s.home).status).toBe(0);
+      expect(s.caches()).toHaveLength(before + 1);
+      const written = stamp();
       expect(runCli(args, s.env, s.home).status).toBe(0);
+      expect(stamp()).toEqual(written);
     }
-    const files = s.caches();
-    expect(files).toHaveLength(3);
-    expect(files).toContain(expectedCache(s.env, 'cli').slice(s.cacheDir.length + 1));
+    expect(s.caches()).toContain(expectedCache(s.env, 'cli').slice(s.cacheDir.length + 1));
   });
 });

@@ -34,7 +34,7 @@ setTimeout(() => {
   const session = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[3];
   const stdin = fs.readlinkSync('/proc/self/fd/0');
   fs.writeFileSync(process.argv[1], JSON.stringify({ mark: process.env.PROBE_MARK, session, stdin, home: process.env.HOME ?? null }));
-}, 300);
+}, 1000);
 `;
 let probeDir = '';
 let probe = '';
@@ -98,7 +98,7 @@ describe.runIf(process.platform === 'linux')('spawnDetached', () => {
     expect((JSON.parse(readFileSync(out, 'utf8')) as { mark: string }).mark).toBe('from-parent');
   });
 
-  it('rejects when the command cannot be started', () => {
+  it('rejects when the command cannot be started (by either way)', () => {
     const r = runProbe(join(tempDir(), 'no-such-program'), []);
     expect(r.status).toBe(0);
     expect(r.report.outcome).toBe('failed: ENOENT');

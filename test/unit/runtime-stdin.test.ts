@@ -2,7 +2,7 @@
 // shell pipe, a file, a terminal-less or closed fd 0, without node:net on the fast paths; over the
 // cap it is drained and dropped; a stdin never closed does not hold up the exit.
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -17,12 +17,18 @@ const tempDir = useTempDirs('ctxl-stdin-');
 const PROBE = `
 import { writeSync } from 'node:fs';
 import { readStdin } from ${JSON.stringify(join(repoRoot, 'lib', 'runtime', 'stdin.ts'))};
-if (process.env.PROBE_EXIT_MS) setTimeout(() => { writeSync(1, 'timer'); process.exit(0); }, Number(process.env.PROBE_EXIT_MS)).unref();
-readStdin(Number(process.env.PROBE_MAX ?? 1e9)).then((text) => {
-  const net = process.moduleLoadList.includes('NativeModule net');
-  writeSync(1, JSON.stringify({ text: text ?? null, net }));
-  process.exit(0);
-});
+const net = () => process.moduleLoadList.includes('NativeModule net');
+if (process.env.PROBE_EXIT_MS) setTimeout(() => { writeSync(1, 'timer, net ' + net()); process.exit(0); }, Number(process.env.PROBE_EXIT_MS)).unref();
+readStdin(Number(process.env.PROBE_MAX ?? 1e9)).then(
+  (text) => {
+    writeSync(1, JSON.stringify({ text: text ?? null, net: net() }));
+    process.exit(0);
+  },
+  (error) => {
+    writeSync(1, JSON.stringify({ error: String(error && error.message), net: net() }));
+    process.exit(0);
+  },
+);
 `;
 let probeDir = '';
 let probe = '';
@@ -84,10 +90,39 @@ describe('readStdin', () => {
     }
   });
 
-  it('gives an empty text for /dev/null and for a closed fd 0', () => {
+  it('gives an empty text for /dev/null (where Node also puts a closed fd 0)', () => {
     const devNull = spawnSync(process.execPath, [probe], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     const closed = spawnSync('sh', ['-c', `exec 0<&-; "${process.execPath}" "${probe}"`], { encoding: 'utf8' });
     for (const r of [devNull, closed]) expect(parse(r.stdout)).toEqual({ text: '', net: false });
+  });
+
+  it('leaves a directory on fd 0 to process.stdin: nothing read or an error, never an abort', () => {
+    const dir = tempDir();
+    const fd = openSync(dir, 'r');
+    let r: SpawnSyncReturns<string>;
+    try {
+      r = spawnSync(process.execPath, [probe], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+    } finally {
+      closeSync(fd);
+    }
+    expect(r.signal).toBeNull(); // libuv's pipe handle would abort on it (SIGABRT)
+    expect(r.status).toBe(0);
+    const got = JSON.parse(r.stdout) as { text?: string | null; error?: string };
+    expect(got.text === '' || typeof got.error === 'string').toBe(true);
+  });
+
+  it('does not read a file over the cap (it has no writer to drain)', () => {
+    const file = join(tempDir(), 'big.json');
+    const fd = openSync(file, 'w');
+    ftruncateSync(fd, 64 * 1024 * 1024); // sparse
+    closeSync(fd);
+    const input = openSync(file, 'r');
+    try {
+      const r = spawnSync(process.execPath, [probe], { stdio: [input, 'pipe', 'pipe'], env: { ...process.env, PROBE_MAX: '100000' }, encoding: 'utf8' });
+      expect(parse(r.stdout)).toEqual({ text: null, net: false });
+    } finally {
+      closeSync(input);
+    }
   });
 
   it('drains an input over the cap and gives undefined', () => {
@@ -126,6 +161,6 @@ describe('readStdin', () => {
     child.stdin.destroy();
     child.kill();
     expect(code).toBe(0);
-    expect(stdout).toBe('timer');
+    expect(stdout).toBe('timer, net false'); // ended by its own timer, on the fast path
   });
 });
