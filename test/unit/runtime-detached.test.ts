@@ -2,13 +2,11 @@
 // its own, with the env it was given and stdio on /dev/null, outliving the process that started it;
 // child_process under --pending-deprecation; a command that cannot start rejects.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTree } from '../support/remove-tree.ts';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/paths.ts';
+import { useProbe } from './helpers/probe.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-detached-');
@@ -36,25 +34,10 @@ setTimeout(() => {
   fs.writeFileSync(process.argv[1], JSON.stringify({ mark: process.env.PROBE_MARK, session, stdin, home: process.env.HOME ?? null }));
 }, 1000);
 `;
-let probeDir = '';
-let probe = '';
-
-beforeAll(() => {
-  probeDir = mkdtempSync(join(tmpdir(), 'ctxl-detached-probe-'));
-  probe = join(probeDir, 'probe.mjs');
-  buildSync({
-    stdin: { contents: PROBE, resolveDir: repoRoot, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: probe,
-    logLevel: 'silent',
-  });
-});
-afterAll(() => removeTree(probeDir));
+const probeFile = useProbe('detached', PROBE);
 
 function runProbe(command: string, args: string[], nodeArgs: string[] = []) {
-  const r = spawnSync(process.execPath, [...nodeArgs, probe], {
+  const r = spawnSync(process.execPath, [...nodeArgs, probeFile()], {
     env: { ...process.env, PROBE_COMMAND: command, PROBE_ARGS: JSON.stringify(args) },
     encoding: 'utf8',
     timeout: 10_000,

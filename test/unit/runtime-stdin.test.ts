@@ -1,14 +1,12 @@
 // lib/runtime/stdin.ts: a hook's stdin read whole and exact from a socket (what Claude Code gives), a
-// shell pipe, a file, a terminal-less or closed fd 0, without node:net on the fast paths; over the
-// cap it is drained and dropped; a stdin never closed does not hold up the exit.
+// shell pipe, a file or /dev/null without node:net; a directory without an abort; over the cap it is
+// dropped (a file unread); a stdin never closed does not hold up the exit.
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, ftruncateSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTree } from '../support/remove-tree.ts';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/paths.ts';
+import { useProbe } from './helpers/probe.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-stdin-');
@@ -30,22 +28,7 @@ readStdin(Number(process.env.PROBE_MAX ?? 1e9)).then(
   },
 );
 `;
-let probeDir = '';
-let probe = '';
-
-beforeAll(() => {
-  probeDir = mkdtempSync(join(tmpdir(), 'ctxl-stdin-probe-'));
-  probe = join(probeDir, 'probe.mjs');
-  buildSync({
-    stdin: { contents: PROBE, resolveDir: repoRoot, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: probe,
-    logLevel: 'silent',
-  });
-});
-afterAll(() => removeTree(probeDir));
+const probeFile = useProbe('stdin', PROBE);
 
 interface Probed {
   text: string | null;
@@ -62,7 +45,7 @@ const BIG = `${'{"k":"é€😀 naïve ' + 'x'.repeat(37)}\n`.repeat(50_000);
 describe('readStdin', () => {
   it('reads a socket (as Claude Code and Node give a hook) whole and exact, without node:net', () => {
     for (const text of ['{"session_id":"s"}', BIG]) {
-      const r = spawnSync(process.execPath, [probe], { input: text, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const r = spawnSync(process.execPath, [probeFile()], { input: text, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       expect(r.stderr).toBe('');
       const got = parse(r.stdout);
       expect(got.text?.length).toBe(text.length);
@@ -74,11 +57,11 @@ describe('readStdin', () => {
   it('reads a shell pipe and a redirected file whole, without node:net', () => {
     const file = join(tempDir(), 'in.json');
     writeFileSync(file, BIG);
-    const piped = spawnSync('sh', ['-c', `cat "${file}" | "${process.execPath}" "${probe}"`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const piped = spawnSync('sh', ['-c', `cat "${file}" | "${process.execPath}" "${probeFile()}"`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const fd = openSync(file, 'r');
     let redirected: SpawnSyncReturns<string>;
     try {
-      redirected = spawnSync(process.execPath, [probe], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      redirected = spawnSync(process.execPath, [probeFile()], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     } finally {
       closeSync(fd);
     }
@@ -91,8 +74,8 @@ describe('readStdin', () => {
   });
 
   it('gives an empty text for /dev/null (where Node also puts a closed fd 0)', () => {
-    const devNull = spawnSync(process.execPath, [probe], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-    const closed = spawnSync('sh', ['-c', `exec 0<&-; "${process.execPath}" "${probe}"`], { encoding: 'utf8' });
+    const devNull = spawnSync(process.execPath, [probeFile()], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    const closed = spawnSync('sh', ['-c', `exec 0<&-; "${process.execPath}" "${probeFile()}"`], { encoding: 'utf8' });
     for (const r of [devNull, closed]) expect(parse(r.stdout)).toEqual({ text: '', net: false });
   });
 
@@ -101,7 +84,7 @@ describe('readStdin', () => {
     const fd = openSync(dir, 'r');
     let r: SpawnSyncReturns<string>;
     try {
-      r = spawnSync(process.execPath, [probe], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      r = spawnSync(process.execPath, [probeFile()], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
     } finally {
       closeSync(fd);
     }
@@ -118,7 +101,7 @@ describe('readStdin', () => {
     closeSync(fd);
     const input = openSync(file, 'r');
     try {
-      const r = spawnSync(process.execPath, [probe], { stdio: [input, 'pipe', 'pipe'], env: { ...process.env, PROBE_MAX: '100000' }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [probeFile()], { stdio: [input, 'pipe', 'pipe'], env: { ...process.env, PROBE_MAX: '100000' }, encoding: 'utf8' });
       expect(parse(r.stdout)).toEqual({ text: null, net: false });
     } finally {
       closeSync(input);
@@ -126,15 +109,15 @@ describe('readStdin', () => {
   });
 
   it('drains an input over the cap and gives undefined', () => {
-    const r = spawnSync(process.execPath, [probe], { input: BIG, env: { ...process.env, PROBE_MAX: '100000' }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [probeFile()], { input: BIG, env: { ...process.env, PROBE_MAX: '100000' }, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(parse(r.stdout).text).toBeNull();
   });
 
   it('falls back to process.stdin under --pending-deprecation, with no warning', () => {
     for (const how of [
-      { args: ['--pending-deprecation', probe], env: {} },
-      { args: [probe], env: { NODE_OPTIONS: '--pending-deprecation' } },
+      { args: ['--pending-deprecation', probeFile()], env: {} },
+      { args: [probeFile()], env: { NODE_OPTIONS: '--pending-deprecation' } },
     ]) {
       const r = spawnSync(process.execPath, how.args, { input: BIG, env: { ...process.env, ...how.env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       expect(r.stderr).toBe('');
@@ -145,7 +128,7 @@ describe('readStdin', () => {
   });
 
   it('does not hold up the exit when stdin is never closed', async () => {
-    const child = spawn(process.execPath, [probe], { env: { ...process.env, PROBE_EXIT_MS: '300' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [probeFile()], { env: { ...process.env, PROBE_EXIT_MS: '300' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
