@@ -217,7 +217,9 @@ function sessionStartSection(dir) {
   for (const c of cases) runNode([join(DIST, 'session-start.mjs')], { input: c.buf, cwd: p.project, env: p.env });
   for (let round = 0; round < rounds; round++) {
     for (const c of cases) {
-      rmSync(join(p.home, 'sessions', 'fresh'), { recursive: true, force: true });
+      // Only the new session's state goes back: a removal right before the resume run would have
+      // its disk work (journal, discards) land in that run.
+      if (c.input.session_id === 'fresh') rmSync(join(p.home, 'sessions', 'fresh'), { recursive: true, force: true });
       const floorFirst = round % 2 === 0;
       if (floorFirst) c.floor.push(runNode([FLOOR], { input: c.buf, cwd: p.project, env: p.env }).ms);
       const r = runNode([join(DIST, 'session-start.mjs')], { input: c.buf, cwd: p.project, env: p.env });
