@@ -107,9 +107,12 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
     for (const command of boundCommands(settings)) {
       const file = /"([^"]+\.mjs)"/.exec(command)?.[1];
       if (file === undefined) continue;
-      const program = pathExists(file) ? loaderProgram(file) : undefined;
-      if (!pathExists(file)) add('missing-runtime', `a hook points at ${file}, which does not exist`, 'run `ctxl install` again from a checkout');
-      else if (program !== undefined && !pathExists(program))
+      if (!pathExists(file)) {
+        add('missing-runtime', `a hook points at ${file}, which does not exist`, 'run `ctxl install` again from a checkout');
+        continue;
+      }
+      const program = loaderProgram(file);
+      if (program !== undefined && !pathExists(program))
         add('missing-runtime', `${file} runs ${program}, which does not exist`, 'run `ctxl install` again from a checkout');
     }
     const cliProgram = pathExists(cli) ? loaderProgram(cli) : undefined;

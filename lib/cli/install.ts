@@ -142,12 +142,13 @@ export function installPlain(ctx: InstallContext): void {
   say(`installed context-lifecycle ${manifest.packageVersion}; start a new Claude Code session to use it`);
 }
 
+/** How long files an install replaced stay, for a hook that started just before (see stageRuntime). */
+const SUPERSEDED_GRACE_MS = 1000;
+
 /**
  * Copy the runtime into a staging folder, then move each file over its old copy with a rename. The copy gets a minimal package.json
  * (name and version only): no dependencies to install, nothing for `npm ci` to do.
  */
-const SUPERSEDED_GRACE_MS = 1000;
-
 function stageRuntime(sourceRoot: string, target: string): void {
   const staging = `${target}.new-${process.pid}`;
   removePath(staging);

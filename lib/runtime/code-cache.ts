@@ -84,12 +84,13 @@ export function codeCachePath(env: NodeJS.ProcessEnv, p: Pick<CachedProgram, 'na
   return join(dataDir(env), CODE_CACHE_DIR, `${p.name}-${p.hash}-${process.version}-${process.arch}-${variant}.bin`);
 }
 
+/** The folder beside the loaders that holds their programs. */
+export const PROGRAMS_DIR = 'programs';
+
 /** Where the loader at `url` finds its program: `programs/<name>-<hash>.js` beside it. */
 export function programFile(url: string, p: Pick<CachedProgram, 'name' | 'hash'>): string {
   return fileURLToPath(new URL(`${PROGRAMS_DIR}/${p.name}-${p.hash}.js`, url));
 }
-
-export const PROGRAMS_DIR = 'programs';
 
 /** Run the program `(function (moduleUrl) { … })` of the loader at `url`. */
 export function runCached(p: CachedProgram, url: string): void {
