@@ -317,10 +317,16 @@ function analyse({ opts, ws, hooks, nodeE, fig1, fig2, fig3, warm, big, small, r
   };
 }
 
-/** A short hash of dist/*.mjs, to tell builds apart and to notice a rebuild during the run. */
+/**
+ * A short hash of dist/*.mjs and the programs they run (dist/programs/: the loaders name theirs by
+ * hash, the ingest worker is there too), to tell builds apart and to notice a rebuild during the run.
+ */
 function hashHooks(distDir) {
   const h = createHash('sha256');
-  for (const f of readdirSync(distDir).sort()) if (f.endsWith('.mjs')) h.update(readFileSync(join(distDir, f)));
+  for (const dir of [distDir, join(distDir, 'programs')]) {
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).sort()) if (/\.(mjs|js)$/.test(f)) h.update(f).update(readFileSync(join(dir, f)));
+  }
   return h.digest('hex').slice(0, 12);
 }
 

@@ -15,7 +15,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { nodeBinding } from './bindings.ts';
 
-/** Text of all of stdin; undefined when it is over `max` bytes (the rest is drained, not kept). */
+/** Text of all of stdin; undefined when it is over `max` bytes (a pipe is drained, a file left unread). */
 export async function readStdin(max: number): Promise<string | undefined> {
   let kind: 'none' | 'file' | 'pipe' | 'other';
   let size = 0;
