@@ -10,6 +10,7 @@ import { refreshIndex } from '../index/refresh.ts';
 import { type BucketHead, bucketOf, findTerm, IndexCorruptError, kindOrdinal, lowerBound, phaseOrdinal, type SegmentReader } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
+import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 
 export interface RecallResult {
@@ -115,7 +116,10 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
       true,
     );
   } else {
-    candidates = score(view, terms, raws, masks, want);
+    // Words the answer to this kind of question tends to hold, at a low weight, matched exactly.
+    const intent = intentTerms(text, terms);
+    const weights = [...terms.map(() => 1), ...intent.map((t) => t.weight)];
+    candidates = score(view, [...terms, ...intent.map((t) => t.term)], [...raws, ...intent.map((t) => t.term)], weights, masks, want);
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
   const out: RecallResult[] = [];
@@ -144,7 +148,14 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
  * Postings are scored straight from the bytes read (no arrays per term): a common term in a big
  * archive has tens of thousands of postings.
  */
-function score(view: IndexView, terms: readonly string[], raws: readonly string[], masks: ReadonlyArray<Uint8Array | undefined>, want: number): Candidate[] {
+function score(
+  view: IndexView,
+  terms: readonly string[],
+  raws: readonly string[],
+  weights: readonly number[],
+  masks: ReadonlyArray<Uint8Array | undefined>,
+  want: number,
+): Candidate[] {
   // N counts hidden docs too, as the document frequencies and lengths do (they come from the
   // segments as written): with N live only, a term re-listed often could get a negative IDF.
   const n = Math.max(
@@ -157,10 +168,12 @@ function score(view: IndexView, terms: readonly string[], raws: readonly string[
   const expanded = new Map<string, Map<string, number>>();
   for (const [i, term] of terms.entries()) {
     const raw = raws[i] ?? term;
-    let forms = expanded.get(`${term}\n${raw}`);
+    const termWeight = weights[i] ?? 1;
+    let forms = expanded.get(`${term}\n${raw}\n${termWeight}`);
     if (forms === undefined) {
-      forms = expansions(view, term, raw);
-      expanded.set(`${term}\n${raw}`, forms);
+      // A query's own word also stands for its longer and near forms; an intent word only for itself.
+      forms = termWeight === 1 ? expansions(view, term, raw) : new Map([[term, termWeight]]);
+      expanded.set(`${term}\n${raw}\n${termWeight}`, forms);
     }
     // Each segment: the matching terms of the bucket, their postings read in one range.
     const hits = view.segments.map((s) => {

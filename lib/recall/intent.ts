@@ -1,0 +1,56 @@
+// What a question asks for, read from its wording, and the words its answer tends to hold. A user
+// asks "can I release by hand?" of a session that said "never run npm publish from a laptop": the
+// question's own words miss the answer, the kind of answer does not (a rule says never, always or
+// must; a choice says instead or decided). These words are added to
+// the query at a low weight, so they order the chunks the question's words found and rarely bring
+// in others. Pure.
+import { tokenize } from '../archive/keywords.ts';
+
+/** Weight of an answer word beside a word of the question (1). */
+export const INTENT_WEIGHT = 0.7;
+
+interface Intent {
+  name: 'rule' | 'choice';
+  asks: RegExp;
+  answers: string;
+}
+
+const INTENTS: readonly Intent[] = [
+  {
+    name: 'rule',
+    asks: /(?<![\w./-])(?:allowed|allow|permitted|permission|forbidden|prohibited|rules?|policy|can (?:i|we|you)|could (?:i|we)|should (?:i|we|it|this|that|they|the|be)|may (?:i|we)|ok(?:ay)? to|fine to)(?![\w/-]|\.\w)/,
+    answers: 'never always must rule avoid forbidden',
+  },
+  {
+    name: 'choice',
+    asks: /(?<![\w./-])(?:choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settled?|decided?|decision|go(?:ing)? with|went with|opt(?:ed)? for|prefer(?:red)?|turn(?:ed)? down|instead|considered|alternatives?)(?![\w/-]|\.\w)/,
+    answers: 'instead decided chose switch rather rejected',
+  },
+];
+
+export interface IntentTerm {
+  term: string;
+  weight: number;
+}
+
+/** The intents a query's wording shows. */
+export function intentsOf(text: string): Array<Intent['name']> {
+  const lower = text.toLowerCase();
+  return INTENTS.filter((i) => i.asks.test(lower)).map((i) => i.name);
+}
+
+/** Answer words for the intents of `text`, as index terms, minus those the query already has. */
+export function intentTerms(text: string, queryTerms: readonly string[]): IntentTerm[] {
+  const lower = text.toLowerCase();
+  const have = new Set(queryTerms);
+  const out: IntentTerm[] = [];
+  for (const intent of INTENTS) {
+    if (!intent.asks.test(lower)) continue;
+    for (const term of tokenize(intent.answers)) {
+      if (have.has(term)) continue;
+      have.add(term);
+      out.push({ term, weight: INTENT_WEIGHT });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tokenize } from '../../lib/archive/keywords.ts';
+import { INTENT_WEIGHT, intentsOf, intentTerms } from '../../lib/recall/intent.ts';
+import { baseEnv, runCli } from './helpers/proc.ts';
+import { scriptedTranscript } from './helpers/scripted-transcript.ts';
+import { useTempDirs } from './helpers/tmp.ts';
+
+const tempDir = useTempDirs('ctxl-intent-');
+
+describe('intentsOf', () => {
+  it.each([
+    ['can I release the package by hand', ['rule']],
+    ['are we allowed to cache query results per user', ['rule']],
+    ['should the generated folder be committed', ['rule']],
+    ['what is the rule about dropping columns', ['rule']],
+    ['which http library did we choose', ['choice']],
+    ['which calendar widget did we settle on', ['choice']],
+    ['what did we go with for the queue, and which one did we turn down', ['choice']],
+    ['can we pick another proxy', ['rule', 'choice']],
+  ])('%s → %j', (q, want) => {
+    expect(intentsOf(q)).toEqual(want);
+  });
+
+  it.each(['heartbeatIntervalMs socket', 'what failed in the build', 'how long is the session timeout', 'canary release notes', 'the rules.ts file'])(
+    'no intent in %j',
+    (q) => {
+      // "rules.ts" is a file name (one word), "canary" only starts like "can".
+      expect(intentsOf(q)).toEqual([]);
+    },
+  );
+});
+
+describe('intentTerms', () => {
+  it('gives the answer words as index terms, at the intent weight', () => {
+    const terms = intentTerms('are we allowed to log tokens', tokenize('are we allowed to log tokens'));
+    expect(terms.map((t) => t.term)).toEqual(tokenize('never always must rule avoid forbidden'));
+    expect(terms.every((t) => t.weight === INTENT_WEIGHT)).toBe(true);
+    expect(INTENT_WEIGHT).toBeLessThan(1);
+  });
+
+  it('leaves out words the query already has, and repeats none across intents', () => {
+    const q = 'what is the rule: can we pick the proxy, or should we never decide';
+    const terms = intentTerms(q, tokenize(q)).map((t) => t.term);
+    for (const own of tokenize(q)) expect(terms).not.toContain(own);
+    expect(new Set(terms).size).toBe(terms.length);
+    expect(terms).toContain(tokenize('instead')[0]);
+  });
+
+  it('a query with no intent adds nothing', () => {
+    expect(intentTerms('websocket heartbeat', ['websocket', 'heartbeat'])).toEqual([]);
+  });
+});
+
+describe('ranking with intent words (ctxl recall)', () => {
+  it('a rule question ranks the chunk that states the rule above one that only shares its words', () => {
+    const home = tempDir();
+    const project = join(home, 'project');
+    mkdirSync(project);
+    const env = baseEnv(home, { CTXL_HOME: join(home, 'data') });
+    const t = scriptedTranscript('dddd4444-0000-4000-8000-000000000004', project);
+    const mention = t.assistant('The package release runs on the CI machine.');
+    const rule = t.assistant('Never release the package from a developer machine; it is signed in CI.');
+    t.assistant('Unrelated: the websocket heartbeat is 20 seconds.');
+    const file = join(home, 't.jsonl');
+    t.write(file);
+    expect(runCli(['ingest', file, '--cwd', project], env, project).status).toBe(0);
+    const first = (words: string) => {
+      const r = runCli(['recall', '--json', '--', ...words.split(' ')], env, project);
+      expect(r.status).toBe(0);
+      return (JSON.parse(r.stdout) as { results: Array<{ sourceUuids: string[] }> }).results.map((x) => x.sourceUuids[0]);
+    };
+    // Without a question, the shorter chunk that shares the words wins; asked as a rule, the rule does.
+    expect(first('package release machine')[0]).toBe(mention);
+    expect(first('can I release the package from my machine')[0]).toBe(rule);
+  });
+});
