@@ -8,6 +8,11 @@ import { tokenize } from '../archive/keywords.ts';
 
 /** Weight of an answer word beside a word of the question (1). */
 export const INTENT_WEIGHT = 0.7;
+/**
+ * Weight of the words that only say what kind of question it is ("pick", "settle", "allowed"):
+ * they describe the question, not its subject, and code is full of them (TypeScript's Pick<…>).
+ */
+export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
   name: 'rule' | 'choice';
@@ -39,18 +44,25 @@ export function intentsOf(text: string): Array<Intent['name']> {
   return INTENTS.filter((i) => i.asks.test(lower)).map((i) => i.name);
 }
 
-/** Answer words for the intents of `text`, as index terms, minus those the query already has. */
-export function intentTerms(text: string, queryTerms: readonly string[]): IntentTerm[] {
+/**
+ * Answer words for the intents of `text`, as index terms, minus those the query already has; and
+ * the query's own terms that only frame the question, with the weight they keep.
+ */
+export function intentTerms(text: string, queryTerms: readonly string[]): { added: IntentTerm[]; framing: Map<string, number> } {
   const lower = text.toLowerCase();
   const have = new Set(queryTerms);
-  const out: IntentTerm[] = [];
+  const added: IntentTerm[] = [];
+  const framing = new Map<string, number>();
   for (const intent of INTENTS) {
     if (!intent.asks.test(lower)) continue;
+    for (const m of lower.matchAll(new RegExp(intent.asks.source, 'g'))) {
+      for (const term of tokenize(m[0])) if (have.has(term)) framing.set(term, FRAMING_WEIGHT);
+    }
     for (const term of tokenize(intent.answers)) {
       if (have.has(term)) continue;
       have.add(term);
-      out.push({ term, weight: INTENT_WEIGHT });
+      added.push({ term, weight: INTENT_WEIGHT });
     }
   }
-  return out;
+  return { added, framing };
 }

@@ -117,9 +117,13 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     );
   } else {
     // Words the answer to this kind of question tends to hold, at a low weight, matched exactly.
-    const intent = intentTerms(text, terms);
-    const weights = [...terms.map(() => 1), ...intent.map((t) => t.weight)];
-    candidates = score(view, [...terms, ...intent.map((t) => t.term)], [...raws, ...intent.map((t) => t.term)], weights, masks, want);
+    // The words that only frame the question ("pick", "allowed") count for less.
+    const { added, framing } = intentTerms(text, terms);
+    const wanted: QueryTerm[] = [
+      ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: framing.get(term) ?? 1, exact: false })),
+      ...added.map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
+    ];
+    candidates = score(view, wanted, masks, want);
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
   const out: RecallResult[] = [];
@@ -148,14 +152,15 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
  * Postings are scored straight from the bytes read (no arrays per term): a common term in a big
  * archive has tens of thousands of postings.
  */
-function score(
-  view: IndexView,
-  terms: readonly string[],
-  raws: readonly string[],
-  weights: readonly number[],
-  masks: ReadonlyArray<Uint8Array | undefined>,
-  want: number,
-): Candidate[] {
+/** A term to score: its unstemmed form (for prefixes), its weight, and whether only it matches. */
+interface QueryTerm {
+  term: string;
+  raw: string;
+  weight: number;
+  exact: boolean;
+}
+
+function score(view: IndexView, terms: readonly QueryTerm[], masks: ReadonlyArray<Uint8Array | undefined>, want: number): Candidate[] {
   // N counts hidden docs too, as the document frequencies and lengths do (they come from the
   // segments as written): with N live only, a term re-listed often could get a negative IDF.
   const n = Math.max(
@@ -166,14 +171,14 @@ function score(
   const scores = view.segments.map((s) => new Float64Array(s.reader.docs));
   const touched = view.segments.map(() => [] as number[]);
   const expanded = new Map<string, Map<string, number>>();
-  for (const [i, term] of terms.entries()) {
-    const raw = raws[i] ?? term;
-    const termWeight = weights[i] ?? 1;
-    let forms = expanded.get(`${term}\n${raw}\n${termWeight}`);
+  for (const { term, raw, weight, exact } of terms) {
+    const key = `${term}\n${raw}\n${weight}\n${exact}`;
+    let forms = expanded.get(key);
     if (forms === undefined) {
-      // A query's own word also stands for its longer and near forms; an intent word only for itself.
-      forms = termWeight === 1 ? expansions(view, term, raw) : new Map([[term, termWeight]]);
-      expanded.set(`${term}\n${raw}\n${termWeight}`, forms);
+      // A query's own word also stands for its longer and near forms; an added answer word only for itself.
+      forms = exact ? new Map([[term, 1]]) : expansions(view, term, raw);
+      if (weight !== 1) forms = new Map([...forms].map(([form, w]) => [form, w * weight]));
+      expanded.set(key, forms);
     }
     // Each segment: the matching terms of the bucket, their postings read in one range.
     const hits = view.segments.map((s) => {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../lib/archive/keywords.ts';
-import { INTENT_WEIGHT, intentsOf, intentTerms } from '../../lib/recall/intent.ts';
+import { FRAMING_WEIGHT, INTENT_WEIGHT, intentsOf, intentTerms } from '../../lib/recall/intent.ts';
 import { baseEnv, runCli } from './helpers/proc.ts';
 import { scriptedTranscript } from './helpers/scripted-transcript.ts';
 import { useTempDirs } from './helpers/tmp.ts';
@@ -34,22 +34,31 @@ describe('intentsOf', () => {
 
 describe('intentTerms', () => {
   it('gives the answer words as index terms, at the intent weight', () => {
-    const terms = intentTerms('are we allowed to log tokens', tokenize('are we allowed to log tokens'));
-    expect(terms.map((t) => t.term)).toEqual(tokenize('never always must rule avoid forbidden'));
-    expect(terms.every((t) => t.weight === INTENT_WEIGHT)).toBe(true);
+    const { added } = intentTerms('are we allowed to log tokens', tokenize('are we allowed to log tokens'));
+    expect(added.map((t) => t.term)).toEqual(tokenize('never always must rule avoid forbidden'));
+    expect(added.every((t) => t.weight === INTENT_WEIGHT)).toBe(true);
     expect(INTENT_WEIGHT).toBeLessThan(1);
   });
 
   it('leaves out words the query already has, and repeats none across intents', () => {
     const q = 'what is the rule: can we pick the proxy, or should we never decide';
-    const terms = intentTerms(q, tokenize(q)).map((t) => t.term);
+    const terms = intentTerms(q, tokenize(q)).added.map((t) => t.term);
     for (const own of tokenize(q)) expect(terms).not.toContain(own);
     expect(new Set(terms).size).toBe(terms.length);
     expect(terms).toContain(tokenize('instead')[0]);
   });
 
-  it('a query with no intent adds nothing', () => {
-    expect(intentTerms('websocket heartbeat', ['websocket', 'heartbeat'])).toEqual([]);
+  it('the words that only frame the question keep a lower weight; the subject keeps its own', () => {
+    const q = 'which reverse proxy did we pick for the edge';
+    const { framing } = intentTerms(q, tokenize(q));
+    expect([...framing]).toEqual([[tokenize('pick')[0], FRAMING_WEIGHT]]);
+    expect(FRAMING_WEIGHT).toBeLessThan(INTENT_WEIGHT);
+    const rule = 'are we allowed to memoize query results';
+    expect([...intentTerms(rule, tokenize(rule)).framing.keys()]).toEqual(tokenize('allowed'));
+  });
+
+  it('a query with no intent adds nothing and frames nothing', () => {
+    expect(intentTerms('websocket heartbeat', ['websocket', 'heartbeat'])).toEqual({ added: [], framing: new Map() });
   });
 });
 
