@@ -4,7 +4,7 @@
 // PostToolUse (no transcript uuids yet) gains the uuids when the transcript entry is archived.
 import { join } from 'node:path';
 import type { Store } from '../runtime/store.ts';
-import { ensureDir, listDir, pathExists, readTextFile, writeFileAtomic } from '../runtime/store.ts';
+import { ensureDir, listDir, pathExists, readTextFile, removePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { type Chunk, parseChunk, renderChunk } from './chunk-file.ts';
 import { toolPartId } from './chunker.ts';
 
@@ -155,6 +155,29 @@ function ensureDirOnce(dir: string): void {
 export function readChunk(store: Store, sessionId: string, id: string): ReturnType<typeof parseChunk> | undefined {
   const text = readTextFile(chunkPath(store, sessionId, id));
   return text === undefined ? undefined : parseChunk(text);
+}
+
+/** Temporary files older than this in a chunk folder are a killed writer's: no write takes so long. */
+export const TEMP_LEFTOVER_MS = 10 * 60_000;
+
+/**
+ * Remove the temporary files a writer killed between its write and its rename left in a session's
+ * chunk folder (`<id>.md.<pid>.….tmp`); returns how many. Recent ones may be a live writer's.
+ */
+export function removeTempLeftovers(store: Store, sessionId: string, now: number): number {
+  const dir = archiveDir(store, sessionId);
+  let removed = 0;
+  for (const name of listDir(dir)) {
+    if (!name.endsWith('.tmp')) continue;
+    const file = join(dir, name);
+    const stat = statSafe(file);
+    if (stat === undefined || !stat.isFile() || now - stat.mtimeMs < TEMP_LEFTOVER_MS) continue;
+    try {
+      removePath(file);
+      removed += 1;
+    } catch {}
+  }
+  return removed;
 }
 
 export function listChunkIds(store: Store, sessionId: string): string[] {

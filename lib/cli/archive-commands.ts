@@ -2,7 +2,7 @@
 // exactly the code the hooks use.
 import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { listChunkIds } from '../archive/archive-store.ts';
+import { listChunkIds, removeTempLeftovers } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
@@ -34,6 +34,12 @@ export interface IngestSummary {
   sessions: number;
   chunksAdded: number;
   chunksTotal: number;
+}
+
+/** What `ctxl ingest` did, and the transcripts it could not archive (their session stayed locked). */
+export interface IngestResult {
+  summary: IngestSummary;
+  busy: string[];
 }
 
 /** Session id and cwd as the transcript records them (first lines that carry them). */
@@ -90,13 +96,24 @@ interface SegmentWorkerSlot {
   started?: boolean;
 }
 
-export async function ingestFiles(cli: CliEnv, files: readonly string[], options: { cwd?: string | undefined; ledgers?: boolean }): Promise<IngestSummary> {
+/** How long `ctxl ingest` waits for a session a hook or another ingest is archiving. */
+const INGEST_LOCK_WAIT_MS = 30_000;
+
+export interface IngestOptions {
+  cwd?: string | undefined;
+  ledgers?: boolean;
+  /** How long a session's lock is waited for before the transcript is reported busy. */
+  lockWaitMs?: number;
+}
+
+export async function ingestFiles(cli: CliEnv, files: readonly string[], options: IngestOptions): Promise<IngestResult> {
   const touched = new Set<string>();
+  const busy: string[] = [];
   let added = 0;
   const writer = deferredWriter((file, text) => writeFileAtomic(file, text));
   const segments: SegmentWorkerSlot = {};
   try {
-    added = await ingestEach(cli, files, options, touched, writer, segments);
+    added = await ingestEach(cli, files, options, touched, busy, writer, segments);
   } finally {
     const counts = segments.worker?.counts;
     if (counts !== undefined) cli.log.debug(`ingest: ${counts.built} index segments laid out by the worker, ${counts.declined} by the main thread`);
@@ -106,14 +123,15 @@ export async function ingestFiles(cli: CliEnv, files: readonly string[], options
   if (cli.isTTY && files.length > 0) cli.err('\n');
   let total = 0;
   for (const id of touched) total += listChunkIds(cli.store, id).length;
-  return { sessions: touched.size, chunksAdded: added, chunksTotal: total };
+  return { summary: { sessions: touched.size, chunksAdded: added, chunksTotal: total }, busy };
 }
 
 async function ingestEach(
   cli: CliEnv,
   files: readonly string[],
-  options: { cwd?: string | undefined; ledgers?: boolean },
+  options: IngestOptions,
   touched: Set<string>,
+  busy: string[],
   writer: DeferredWriter,
   segments: SegmentWorkerSlot,
 ): Promise<number> {
@@ -142,7 +160,9 @@ async function ingestEach(
         for (const c of written.values()) segments.worker?.add(c);
       }
     };
-    const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer };
+    // The cursor lock is waited for half the time left, as in a hook.
+    const lockWait = options.lockWaitMs ?? INGEST_LOCK_WAIT_MS;
+    const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer, timeLeft: () => 2 * lockWait };
     await touchSession(env, { sessionId, cwd, transcriptPath: file });
     if (options.ledgers === true) {
       // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.
@@ -158,6 +178,9 @@ async function ingestEach(
     // facts read as the hooks would (they may not see these lines again).
     const tracked = readPhaseFile(cli.store, sessionId, cli.log, cli.now) !== undefined;
     const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
+    // Undefined: the session's cursor stayed locked for the whole wait (a live hook or ingest holds
+    // it), so nothing of this transcript was archived. Said, not counted as done.
+    if (result === undefined) busy.push(file);
     added += result?.archived.added ?? 0;
     touched.add(sessionId);
     await refreshIndex(cli.store, cli.log, { known: written, prebuilt: segments.worker?.encode });
@@ -211,6 +234,9 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
   const projectRoot = options.all ? undefined : findProjectRoot(options.cwd).root;
   const done = await refreshIndex(cli.store, cli.log, { rebuild: true, waitMs: 60_000 });
   if (!done.complete) throw new Error('the index is busy (another process holds its lock); try again');
+  let temps = 0;
+  for (const id of listDir(cli.store.path('sessions'))) temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
+  if (temps > 0) cli.log.info(`reindex: removed ${temps} temporary file(s) left by killed writers`);
   const { chunks, sessions } = archiveStats(cli.store, cli.log, projectRoot);
   return { sessions, chunks };
 }

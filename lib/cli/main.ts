@@ -106,9 +106,13 @@ async function main(argv: string[]): Promise<number> {
       if (p.positional.length > 1) throw new UsageError('ingest takes one transcript file at a time');
       const files = all ? allTranscripts(env) : [resolve(p.positional[0] as string)];
       const cwd = flagString(p, 'cwd');
-      const summary = await ingestFiles(cli(env, now), files, { cwd: cwd === undefined ? undefined : resolve(cwd), ledgers: flagBool(p, 'ledgers') });
+      const { summary, busy } = await ingestFiles(cli(env, now), files, { cwd: cwd === undefined ? undefined : resolve(cwd), ledgers: flagBool(p, 'ledgers') });
       out(flagBool(p, 'json') ? JSON.stringify(summary) : `${summary.sessions} session(s): ${summary.chunksAdded} chunks added, ${summary.chunksTotal} stored`);
-      return 0;
+      if (busy.length === 0) return 0;
+      err(
+        `ctxl: ${busy.length === 1 ? busy[0] : `${busy.length} transcripts (first: ${busy[0]})`} not archived: its session stayed locked by another process; run ingest again\n`,
+      );
+      return 1;
     }
     case 'recall': {
       const p = parseArgs(rest, { booleans: ['json', 'all-projects'], values: ['cwd', 'limit'] });

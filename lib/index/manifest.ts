@@ -33,7 +33,8 @@ export function emptyManifest(): Manifest {
 }
 
 /** The manifest, or undefined when there is none; a corrupt one is reported and read as undefined. */
-export function readManifest(store: Store, log: Logger): Manifest | undefined {
+/** `say: false` for a look before the lock: the locked read that follows logs what is wrong, once. */
+export function readManifest(store: Store, log: Logger, say = true): Manifest | undefined {
   const text = readTextFile(manifestFile(store));
   if (text === undefined) return undefined;
   try {
@@ -45,12 +46,12 @@ export function readManifest(store: Store, log: Logger): Manifest | undefined {
     if (!Object.values(m.deleted).every((d) => Array.isArray(d) && d.every((n) => typeof n === 'number'))) throw new Error('bad hidden docs');
     if (m.stalled !== undefined && !isRecord(m.stalled)) throw new Error('bad stalled lines');
     if (m.tokenizer !== TOKENIZER_VERSION) {
-      log.info(`search index made by tokenizer ${String(m.tokenizer)}, this version has ${TOKENIZER_VERSION}; rebuilding it`);
+      if (say) log.info(`search index made by tokenizer ${String(m.tokenizer)}, this version has ${TOKENIZER_VERSION}; rebuilding it`);
       return undefined;
     }
     return m as Manifest;
   } catch (error) {
-    log.warn(`${manifestFile(store)}: ${(error as Error).message}; the index will be rebuilt`);
+    if (say) log.warn(`${manifestFile(store)}: ${(error as Error).message}; the index will be rebuilt`);
     return undefined;
   }
 }

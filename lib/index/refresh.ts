@@ -59,11 +59,24 @@ function staleSessions(store: Store, m: Manifest): { grown: string[]; reset: str
     present.add(id);
     const size = statSafe(catalogFile(store, id))?.size ?? 0;
     const done = m.catalogs[id] ?? 0;
-    if (size > done) grown.push(id);
+    // Grown from a line start, as appends are; grown past a cut (truncated, then appended to) is
+    // read again from the start: read on from `done`, it would begin inside a line.
+    if (size > done) (done === 0 || endsLine(catalogFile(store, id), done) ? grown : reset).push(id);
     else if (size < done) reset.push(id);
   }
   for (const id of Object.keys(m.catalogs)) if (!present.has(id)) gone.push(id);
   return { grown, reset, gone, present: [...present] };
+}
+
+/** Whether the byte before `offset` is a newline. */
+function endsLine(file: string, offset: number): boolean {
+  const source = openRangeReader(file);
+  if (source === undefined) return false;
+  try {
+    return source.read(offset - 1, 1)[0] === 10;
+  } finally {
+    source.close();
+  }
 }
 
 /** Every segment the manifest names is there (a deleted one must trigger a rebuild, not go unnoticed). */
@@ -74,7 +87,7 @@ function segmentsPresent(store: Store, m: Manifest): boolean {
 /** Bring the index up to date with every session's catalog. Cheap when nothing changed (no lock). */
 export async function refreshIndex(store: Store, log: Logger, options: RefreshOptions = {}): Promise<RefreshResult> {
   if (options.rebuild !== true && (options.repair ?? []).length === 0) {
-    const m = readManifest(store, log);
+    const m = readManifest(store, log, false);
     if (m !== undefined) {
       const { grown, reset, gone } = staleSessions(store, m);
       if (grown.length === 0 && reset.length === 0 && gone.length === 0 && segmentsPresent(store, m)) return { indexed: 0, complete: true };
@@ -281,6 +294,12 @@ function readCatalog(
     source.close();
   }
   let at = 0;
+  let unreadable = 0;
+  // Said once per read: a torn line (a writer killed mid-append) loses no other chunk, since appends
+  // start a new line, and `ctxl reindex` also lists the session's folder.
+  const said = () => {
+    if (unreadable > 0) log.warn(`catalog of session ${sessionId}: ${unreadable} unreadable line(s) skipped; ctxl reindex lists the chunk files`);
+  };
   for (;;) {
     const nl = bytes.indexOf(10, at);
     if (nl === -1) break; // the tail after the last newline: a line being appended
@@ -290,21 +309,30 @@ function readCatalog(
       if (typeof value === 'string' && sanitizeName(value) === value) id = value;
     } catch {}
     if (id !== undefined) listed.add(id);
+    else if (nl > at) unreadable += 1;
     if (id !== undefined && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
       const stall = m.stalled?.[sessionId];
       const now = Date.now();
       const farBehind = bytes.length - at >= CATALOG_GRACE_BYTES; // a crash leftover, certainly
       if (stall?.offset !== from + at && !farBehind) {
         m.stalled = { ...m.stalled, [sessionId]: { offset: from + at, since: now } };
+        said();
         return { offset: from + at, stopped: false };
       }
-      if (!farBehind && now - (stall?.since ?? now) < STALL_MS) return { offset: from + at, stopped: false };
+      if (!farBehind && now - (stall?.since ?? now) < STALL_MS) {
+        said();
+        return { offset: from + at, stopped: false };
+      }
       log.warn(`chunk ${sessionId}/${id}: listed in the catalog but its file was never written; skipped`);
     }
     if (m.stalled?.[sessionId] !== undefined) delete m.stalled[sessionId];
     at = nl + 1;
-    if (pending.size >= BATCH_DOCS && batch(from + at)) return { offset: from + at, stopped: true };
+    if (pending.size >= BATCH_DOCS && batch(from + at)) {
+      said();
+      return { offset: from + at, stopped: true };
+    }
   }
+  said();
   return { offset: from + at, stopped: false };
 }
 

@@ -1,7 +1,9 @@
 // Cross-process locks: `mkdir <file>.lock` is atomic on every local file system. The lock folder
-// holds `owner` (pid, host, time). A lock is stale, and taken over, when its owner process is gone
-// (same host: checked at once, so a hook killed with -9 blocks nobody) or when it is older than
-// STALE_MS, longer than any hook's deadline, so a live holder is never robbed.
+// holds `owner` (pid, host, time), written right after the mkdir. A lock is stale, and taken over,
+// when its owner process is gone (same host: checked at once, so a hook killed with -9 blocks
+// nobody), when it has had no readable owner for OWNERLESS_MS (its maker died between the mkdir and
+// the write), or when it is older than STALE_MS, longer than any hook's deadline, so a live holder
+// is never robbed.
 //
 // This replaces proper-lockfile on the hook path: it loaded graceful-fs (which patches fs), retry and
 // signal-exit into every locking hook (~10 ms of startup a call), and its mtime refresh runs on a
@@ -11,6 +13,12 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 export const STALE_MS = 60_000;
+/**
+ * A lock folder without a readable owner this long after it was made is a crash leftover: the owner
+ * is written microseconds after the mkdir. Without this, a kill in between blocked the session's
+ * hooks for STALE_MS (Stop waited out its 12 s and archived nothing).
+ */
+export const OWNERLESS_MS = 2_000;
 const POLL_MS = 25;
 
 export type Release = () => void;
@@ -29,8 +37,10 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
     const me = { pid: process.pid, host: hostName(), at: now(), nonce: Math.random().toString(36).slice(2) };
     try {
       writeFileSync(join(dir, 'owner'), JSON.stringify(me), { mode: 0o600 });
-    } catch {
-      // The folder alone is the lock; the owner file only speeds up crash recovery.
+    } catch (error) {
+      // An ownerless lock is taken over after OWNERLESS_MS: holding one would not exclude anybody.
+      removeLockDir(dir);
+      throw error;
     }
     let released = false;
     return () => {
@@ -122,7 +132,8 @@ export async function lock(file: string, waitMs: number): Promise<Release | unde
 function isStale(dir: string, owner: Owner | undefined, now: number): boolean {
   if (owner !== undefined && owner.host === hostName() && typeof owner.pid === 'number' && !alive(owner.pid)) return true;
   try {
-    return now - statSync(dir).mtimeMs > STALE_MS;
+    const age = now - statSync(dir).mtimeMs;
+    return age > STALE_MS || (owner === undefined && age > OWNERLESS_MS);
   } catch {
     return true; // it vanished: take it
   }

@@ -57,6 +57,18 @@ export function openStore(root: string, log: Logger): Store {
     mkdirSync(dir, { recursive: true, mode: DIR_MODE });
     made.add(dir);
   };
+  const appendLines = (file: string, records: readonly unknown[]): void => {
+    if (records.length === 0) return;
+    ensureParent(file);
+    // One write() with O_APPEND: concurrent appenders never interleave inside a line on local disks.
+    const fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
+    try {
+      const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');
+      writeSync(fd, endsMidLine(fd) ? `\n${text}` : text);
+    } finally {
+      closeSync(fd);
+    }
+  };
   return {
     root: absRoot,
     path,
@@ -83,25 +95,9 @@ export function openStore(root: string, log: Logger): Store {
       writeFileAtomic(file, `${JSON.stringify(value)}\n`);
     },
     appendLine(file: string, record: unknown): void {
-      ensureParent(file);
-      // One write() with O_APPEND: concurrent appenders never interleave inside a line on local disks.
-      const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
-      try {
-        writeSync(fd, `${JSON.stringify(record)}\n`);
-      } finally {
-        closeSync(fd);
-      }
+      appendLines(file, [record]);
     },
-    appendLines(file: string, records: readonly unknown[]): void {
-      if (records.length === 0) return;
-      ensureParent(file);
-      const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, FILE_MODE);
-      try {
-        writeSync(fd, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
-      } finally {
-        closeSync(fd);
-      }
-    },
+    appendLines,
     setAside(file: string, now: Date): string | undefined {
       const aside = `${file}.bad-${now.toISOString().replace(/[:.]/g, '-')}`;
       try {
@@ -152,6 +148,17 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     } catch {}
     throw error;
   }
+}
+
+/**
+ * Whether a file ends inside a line: a writer killed mid-append left a torn last line. The next
+ * append starts a new line, so the torn one costs only itself (glued on, it took the next record).
+ */
+function endsMidLine(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 10;
 }
 
 /** Positioned reads of one file (the search index reads only the parts a query needs). */

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { STALE_MS } from '../../lib/runtime/lock.ts';
+import { OWNERLESS_MS, STALE_MS } from '../../lib/runtime/lock.ts';
 import { findProjectRoot, openStore, writeFileAtomic } from '../../lib/runtime/store.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
 import { captureLogger } from './helpers/logger.ts';
@@ -182,6 +182,22 @@ describe('withLock in one process', () => {
     expect(readdirSync(join(file, '..'))).not.toContain('cursor.json.lock');
   });
 
+  it('takes over a lock folder left without an owner (killed between the mkdir and the owner write) after OWNERLESS_MS, not before', async () => {
+    const store = openStore(tempDir(), captureLogger());
+    const file = store.path('sessions', 's', 'cursor.json');
+    for (const owner of [undefined, '', '{"pid":12']) {
+      mkdirSync(`${file}.lock`, { recursive: true });
+      if (owner !== undefined) writeFileSync(join(`${file}.lock`, 'owner'), owner);
+      // Just made: its maker may be about to write the owner.
+      expect(await store.withLock(file, () => 'ran', { waitMs: 50 })).toBeUndefined();
+      const old = new Date(Date.now() - OWNERLESS_MS - 1_000);
+      utimesSync(`${file}.lock`, old, old);
+      expect(await store.withLock(file, () => 'ran', { waitMs: 50 })).toBe('ran');
+      expect(readdirSync(join(file, '..'))).not.toContain('cursor.json.lock');
+    }
+    expect(OWNERLESS_MS).toBeLessThan(STALE_MS / 10);
+  });
+
   it('takes over at once a fresh lock whose owner process is gone (killed with -9)', async () => {
     const store = openStore(tempDir(), captureLogger());
     const file = store.path('sessions', 's', 'cursor.json');
@@ -282,6 +298,23 @@ describe('the transcript cursor under contention (compiled Stop hooks)', () => {
     const problems = readLog(data).filter((l) => l.level === 'error' || /lock/.test(l.msg));
     expect(problems).toEqual([]);
   }, 90_000);
+
+  it('a Stop run takes over at once a cursor lock left without an owner a few seconds ago, and archives', () => {
+    const home = tempDir();
+    const data = join(home, 'data');
+    const transcript = join(home, 'transcript.jsonl');
+    copyFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl'), transcript);
+    const lockDir = join(data, 'sessions', 'ownerless', 'cursor.json.lock');
+    mkdirSync(lockDir, { recursive: true });
+    const old = new Date(Date.now() - OWNERLESS_MS - 1_000);
+    utimesSync(lockDir, old, old);
+    const r = runHookSync('stop', validInput('stop', { sessionId: 'ownerless', cwd: home, transcriptPath: transcript }), baseEnv(home, { CTXL_HOME: data }));
+    expect(r.status).toBe(0);
+    // Waited out, the lock would have been skipped ("lock busy"), the cursor never written.
+    const cursor = JSON.parse(readFileSync(join(data, 'sessions', 'ownerless', 'cursor.json'), 'utf8')) as { offset: number };
+    expect(cursor.offset).toBe(statSync(transcript).size);
+    expect(readLog(data).filter((l) => /lock busy/.test(l.msg))).toEqual([]);
+  });
 
   it('a Stop run recovers a stale cursor lock left by a killed process', () => {
     const home = tempDir();

@@ -735,6 +735,27 @@ describe('refresh edge cases', () => {
     expect(liveIds(store, log).sort()).toEqual(idsOf([first, bad, good]));
   });
 
+  // Regression: a writer killed mid-append left a torn last catalog line; the next append was glued
+  // onto it (one bad line), and the index, reading on from its old offset inside that line, never
+  // listed the new chunk. No log line said so.
+  it('a catalog line torn by a killed writer costs only itself: the next chunks start a new line and are indexed, and the refresh says so', async () => {
+    const { data, store, log } = setup();
+    const first = [0, 1].map((i) => chunk(`torn-${i}`, `before the cut ${planted(280 + i)}`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', first);
+    await refreshIndex(store, log);
+    const catalog = catalogFile(store, 'sess-a');
+    truncateSync(catalog, statSync(catalog).size - 5);
+    const next = [2, 3].map((i) => chunk(`torn-${i}`, `after the cut ${planted(280 + i)}`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', next);
+    const lines = readFileSync(catalog, 'utf8').split('\n');
+    expect(lines.filter((l) => l.includes(next[0]?.id ?? '?'))).toEqual([JSON.stringify({ v: 1, id: next[0]?.id })]);
+    await refreshIndex(store, log);
+    for (const [i, c] of [...first, ...next].entries()) expect(refsOf(await find(store, log, planted(280 + i)))).toEqual([c.id]);
+    expect(liveIds(store, log).sort()).toEqual(idsOf([...first, ...next]));
+    expect(log.lines.filter((l) => l.level === 'warn' && /catalog of session sess-a: 1 unreadable line/.test(l.message))).toHaveLength(1);
+    expect(readManifest(data).catalogs['sess-a']).toBe(statSync(catalog).size);
+  });
+
   it('a chunk file removed after indexing is left out of the results with a log line', async () => {
     const { store, log } = setup();
     const list = [0, 1, 2].map((i) => chunk(`gone-${i}`, `shared words here ${planted(270 + i)}`, { session: 'sess-a' }));
