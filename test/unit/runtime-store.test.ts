@@ -299,37 +299,31 @@ describe('the transcript cursor under contention (compiled Stop hooks)', () => {
     expect(problems).toEqual([]);
   }, 90_000);
 
-  it('a Stop run takes over at once a cursor lock left without an owner a few seconds ago, and archives', () => {
+  /** A Stop run on the crud fixture with an ownerless cursor lock folder `ageMs` old: the cursor it saved. */
+  function stopPastLock(sessionId: string, ageMs: number) {
     const home = tempDir();
     const data = join(home, 'data');
     const transcript = join(home, 'transcript.jsonl');
     copyFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl'), transcript);
-    const lockDir = join(data, 'sessions', 'ownerless', 'cursor.json.lock');
+    const lockDir = join(data, 'sessions', sessionId, 'cursor.json.lock');
     mkdirSync(lockDir, { recursive: true });
-    const old = new Date(Date.now() - OWNERLESS_MS - 1_000);
+    const old = new Date(Date.now() - ageMs);
     utimesSync(lockDir, old, old);
-    const r = runHookSync('stop', validInput('stop', { sessionId: 'ownerless', cwd: home, transcriptPath: transcript }), baseEnv(home, { CTXL_HOME: data }));
+    const r = runHookSync('stop', validInput('stop', { sessionId, cwd: home, transcriptPath: transcript }), baseEnv(home, { CTXL_HOME: data }));
     expect(r.status).toBe(0);
     // Waited out, the lock would have been skipped ("lock busy"), the cursor never written.
-    const cursor = JSON.parse(readFileSync(join(data, 'sessions', 'ownerless', 'cursor.json'), 'utf8')) as { offset: number };
+    const cursor = JSON.parse(readFileSync(join(data, 'sessions', sessionId, 'cursor.json'), 'utf8')) as { offset: number };
     expect(cursor.offset).toBe(statSync(transcript).size);
+    expect(readdirSync(join(data, 'sessions', sessionId))).not.toContain('cursor.json.lock');
     expect(readLog(data).filter((l) => /lock busy/.test(l.msg))).toEqual([]);
+  }
+
+  it('a Stop run takes over at once a cursor lock left without an owner a few seconds ago, and archives', () => {
+    stopPastLock('ownerless', OWNERLESS_MS + 1_000);
   });
 
   it('a Stop run recovers a stale cursor lock left by a killed process', () => {
-    const home = tempDir();
-    const data = join(home, 'data');
-    const transcript = join(home, 'transcript.jsonl');
-    copyFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl'), transcript);
-    const lockDir = join(data, 'sessions', 'stale', 'cursor.json.lock');
-    mkdirSync(lockDir, { recursive: true });
-    const old = new Date(Date.now() - STALE_MS - 5_000);
-    utimesSync(lockDir, old, old);
-    const r = runHookSync('stop', validInput('stop', { sessionId: 'stale', cwd: home, transcriptPath: transcript }), baseEnv(home, { CTXL_HOME: data }));
-    expect(r.status).toBe(0);
-    const cursor = JSON.parse(readFileSync(join(data, 'sessions', 'stale', 'cursor.json'), 'utf8')) as { offset: number };
-    expect(cursor.offset).toBe(statSync(transcript).size);
-    expect(readdirSync(join(data, 'sessions', 'stale'))).not.toContain('cursor.json.lock');
+    stopPastLock('stale', STALE_MS + 5_000);
   });
 });
 
