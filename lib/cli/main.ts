@@ -110,7 +110,9 @@ async function main(argv: string[]): Promise<number> {
       out(flagBool(p, 'json') ? JSON.stringify(summary) : `${summary.sessions} session(s): ${summary.chunksAdded} chunks added, ${summary.chunksTotal} stored`);
       if (busy.length === 0) return 0;
       err(
-        `ctxl: ${busy.length === 1 ? busy[0] : `${busy.length} transcripts (first: ${busy[0]})`} not archived: its session stayed locked by another process; run ingest again\n`,
+        busy.length === 1
+          ? `ctxl: ${busy[0]} not archived: its session stayed locked by another process; run ingest again\n`
+          : `ctxl: ${busy.length} transcripts not archived (first: ${busy[0]}): their sessions stayed locked by other processes; run ingest again\n`,
       );
       return 1;
     }

@@ -32,8 +32,10 @@ export function emptyManifest(): Manifest {
   return { version: MANIFEST_VERSION, tokenizer: TOKENIZER_VERSION, next: 1, segments: [], catalogs: {}, deleted: {} };
 }
 
-/** The manifest, or undefined when there is none; a corrupt one is reported and read as undefined. */
-/** `say: false` for a look before the lock: the locked read that follows logs what is wrong, once. */
+/**
+ * The manifest, or undefined when there is none; a corrupt one is reported and read as undefined.
+ * `say: false` for a look before the lock: the locked read that follows reports it, once.
+ */
 export function readManifest(store: Store, log: Logger, say = true): Manifest | undefined {
   const text = readTextFile(manifestFile(store));
   if (text === undefined) return undefined;

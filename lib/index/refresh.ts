@@ -295,45 +295,38 @@ function readCatalog(
   }
   let at = 0;
   let unreadable = 0;
-  // Said once per read: a torn line (a writer killed mid-append) loses no other chunk, since appends
-  // start a new line, and `ctxl reindex` also lists the session's folder.
-  const said = () => {
+  try {
+    for (;;) {
+      const nl = bytes.indexOf(10, at);
+      if (nl === -1) break; // the tail after the last newline: a line being appended
+      let id: string | undefined;
+      try {
+        const value = (JSON.parse(bytes.toString('utf8', at, nl)) as { id?: unknown }).id;
+        if (typeof value === 'string' && sanitizeName(value) === value) id = value;
+      } catch {}
+      if (id !== undefined) listed.add(id);
+      else if (nl > at) unreadable += 1;
+      if (id !== undefined && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
+        const stall = m.stalled?.[sessionId];
+        const now = Date.now();
+        const farBehind = bytes.length - at >= CATALOG_GRACE_BYTES; // a crash leftover, certainly
+        if (stall?.offset !== from + at && !farBehind) {
+          m.stalled = { ...m.stalled, [sessionId]: { offset: from + at, since: now } };
+          return { offset: from + at, stopped: false };
+        }
+        if (!farBehind && now - (stall?.since ?? now) < STALL_MS) return { offset: from + at, stopped: false };
+        log.warn(`chunk ${sessionId}/${id}: listed in the catalog but its file was never written; skipped`);
+      }
+      if (m.stalled?.[sessionId] !== undefined) delete m.stalled[sessionId];
+      at = nl + 1;
+      if (pending.size >= BATCH_DOCS && batch(from + at)) return { offset: from + at, stopped: true };
+    }
+    return { offset: from + at, stopped: false };
+  } finally {
+    // Said once per read. A torn line (a writer killed mid-append) loses no other chunk: appends
+    // start a new line, and `ctxl reindex` also lists the session's folder.
     if (unreadable > 0) log.warn(`catalog of session ${sessionId}: ${unreadable} unreadable line(s) skipped; ctxl reindex lists the chunk files`);
-  };
-  for (;;) {
-    const nl = bytes.indexOf(10, at);
-    if (nl === -1) break; // the tail after the last newline: a line being appended
-    let id: string | undefined;
-    try {
-      const value = (JSON.parse(bytes.toString('utf8', at, nl)) as { id?: unknown }).id;
-      if (typeof value === 'string' && sanitizeName(value) === value) id = value;
-    } catch {}
-    if (id !== undefined) listed.add(id);
-    else if (nl > at) unreadable += 1;
-    if (id !== undefined && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
-      const stall = m.stalled?.[sessionId];
-      const now = Date.now();
-      const farBehind = bytes.length - at >= CATALOG_GRACE_BYTES; // a crash leftover, certainly
-      if (stall?.offset !== from + at && !farBehind) {
-        m.stalled = { ...m.stalled, [sessionId]: { offset: from + at, since: now } };
-        said();
-        return { offset: from + at, stopped: false };
-      }
-      if (!farBehind && now - (stall?.since ?? now) < STALL_MS) {
-        said();
-        return { offset: from + at, stopped: false };
-      }
-      log.warn(`chunk ${sessionId}/${id}: listed in the catalog but its file was never written; skipped`);
-    }
-    if (m.stalled?.[sessionId] !== undefined) delete m.stalled[sessionId];
-    at = nl + 1;
-    if (pending.size >= BATCH_DOCS && batch(from + at)) {
-      said();
-      return { offset: from + at, stopped: true };
-    }
   }
-  said();
-  return { offset: from + at, stopped: false };
 }
 
 /** Write the chunks as a new segment and hide their older copies. */

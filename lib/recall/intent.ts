@@ -1,9 +1,8 @@
 // What a question asks for, read from its wording, and the words its answer tends to hold. A user
 // asks "can I release by hand?" of a session that said "never run npm publish from a laptop": the
 // question's own words miss the answer, the kind of answer does not (a rule says never, always or
-// must; a choice says instead or decided). These words are added to
-// the query at a low weight, so they order the chunks the question's words found and rarely bring
-// in others. Pure.
+// must; a choice says instead or decided). These words join the query at a lower weight, so they
+// order the chunks the question's words found more than they bring in others. Pure.
 import { tokenize } from '../archive/keywords.ts';
 
 /** Weight of an answer word beside a word of the question (1). */

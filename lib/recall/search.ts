@@ -147,11 +147,6 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   return out;
 }
 
-/**
- * Sum of BM25+ over query terms and their prefix / fuzzy expansions, for the docs the filters accept.
- * Postings are scored straight from the bytes read (no arrays per term): a common term in a big
- * archive has tens of thousands of postings.
- */
 /** A term to score: its unstemmed form (for prefixes), its weight, and whether only it matches. */
 interface QueryTerm {
   term: string;
@@ -160,6 +155,11 @@ interface QueryTerm {
   exact: boolean;
 }
 
+/**
+ * Sum of BM25+ over query terms and their prefix / fuzzy expansions, for the docs the filters accept.
+ * Postings are scored straight from the bytes read (no arrays per term): a common term in a big
+ * archive has tens of thousands of postings.
+ */
 function score(view: IndexView, terms: readonly QueryTerm[], masks: ReadonlyArray<Uint8Array | undefined>, want: number): Candidate[] {
   // N counts hidden docs too, as the document frequencies and lengths do (they come from the
   // segments as written): with N live only, a term re-listed often could get a negative IDF.
