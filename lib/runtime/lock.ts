@@ -8,7 +8,7 @@
 // This replaces proper-lockfile on the hook path: it loaded graceful-fs (which patches fs), retry and
 // signal-exit into every locking hook (~10 ms of startup a call), and its mtime refresh runs on a
 // timer that a hook's synchronous work would block anyway.
-import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +19,8 @@ export const STALE_MS = 60_000;
  * hooks for STALE_MS (Stop waited out its 12 s and archived nothing).
  */
 export const OWNERLESS_MS = 2_000;
+/** A breaker (see takeOverStale) older than this died while breaking a stale lock. */
+const BREAKER_STALE_MS = 5_000;
 const POLL_MS = 25;
 
 export type Release = () => void;
@@ -55,30 +57,35 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
 }
 
 /**
- * Remove a stale lock so it can be taken. Two contenders may both judge it stale; renaming it aside
- * is atomic, so only one moves it, and it checks that what it moved is the owner it judged stale
- * (not a fresh lock someone took in between), else puts it back.
+ * Remove a stale lock so it can be taken. Judging and removing happen under a second, short-lived
+ * lock (`<file>.lock.break`), so two contenders never both remove: the second re-reads the owner
+ * under it and finds the fresh lock the first one made. (Moving the lock aside and handing it back
+ * when it was not the one judged stale could land the handed-back lock on a third contender's new
+ * one: two holders.) A breaker holds its lock for microseconds; one older than BREAKER_STALE_MS
+ * died holding it and is cleared.
  */
 function takeOverStale(dir: string, now: number): boolean {
-  const owner = readOwner(dir);
-  if (!isStale(dir, owner, now)) return false;
-  const aside = `${dir}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  if (!isStale(dir, readOwner(dir), now)) return false;
+  const breaker = `${dir}.break`;
   try {
-    renameSync(dir, aside);
-  } catch {
-    return true; // someone else moved it first: try mkdir again
-  }
-  const moved = readOwner(aside);
-  if (moved?.nonce !== owner?.nonce || moved?.pid !== owner?.pid) {
+    mkdirSync(breaker, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     try {
-      renameSync(aside, dir); // not the lock we judged: give it back
-    } catch {
-      removeLockDir(aside);
-    }
-    return false;
+      if (now - statSync(breaker).mtimeMs > BREAKER_STALE_MS) rmdirSync(breaker);
+    } catch {}
+    return false; // someone is breaking it: try again on the next poll
   }
-  removeLockDir(aside);
-  return true;
+  try {
+    // Judged again under the breaker: the lock may have been broken and taken meanwhile.
+    if (!isStale(dir, readOwner(dir), now)) return false;
+    removeLockDir(dir);
+    return true;
+  } finally {
+    try {
+      rmdirSync(breaker);
+    } catch {}
+  }
 }
 
 /**

@@ -304,7 +304,11 @@ describe('ctxl doctor --json', () => {
     const problem = report.problems.find((p) => p.code === 'node-flags');
     expect(problem?.message).toMatch(/--no-such-flag-at-all/);
     // The real hooks.json passes (the test above: no problems after install).
-    expect(hookNodeFlags(hookCommands(readFileSync(join(repoRoot, 'hooks.json'), 'utf8')))).toEqual(['--max-semi-space-size=1', '--no-opt', '--no-regexp-tier-up']);
+    expect(hookNodeFlags(hookCommands(readFileSync(join(repoRoot, 'hooks.json'), 'utf8')))).toEqual([
+      '--max-semi-space-size=1',
+      '--no-opt',
+      '--no-regexp-tier-up',
+    ]);
     expect(hookCommands('not json')).toEqual([]);
     expect(hookNodeFlags(['node "/x/dist/stop.mjs"', 'bash -c node'])).toEqual([]);
   });

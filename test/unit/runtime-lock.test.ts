@@ -1,0 +1,90 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OWNERLESS_MS } from '../../lib/runtime/lock.ts';
+import { useProbe } from './helpers/probe.ts';
+import { useTempDirs } from './helpers/tmp.ts';
+
+const tempDir = useTempDirs('ctxl-lock-');
+
+// A process that waits for a common start time, takes the lock, and records when it held it.
+const PROBE = `
+import { appendFileSync } from 'node:fs';
+import { lock } from './lib/runtime/lock.ts';
+const [file, record, startAt, holdMs] = process.argv.slice(2);
+while (Date.now() < Number(startAt)) {}
+const release = await lock(file, 20_000);
+if (release === undefined) { appendFileSync(record, 'busy ' + process.pid + '\\n'); process.exit(0); }
+const enter = performance.timeOrigin + performance.now();
+const until = Date.now() + Number(holdMs);
+while (Date.now() < until) {}
+const exit = performance.timeOrigin + performance.now();
+appendFileSync(record, 'held ' + process.pid + ' ' + enter + ' ' + exit + '\\n');
+release();
+`;
+const probeFile = useProbe('lock', PROBE);
+
+/** `count` processes started together on `file`; each holds the lock `holdMs`. Their hold intervals. */
+async function contend(file: string, count: number, holdMs: number): Promise<Array<[number, number]>> {
+  const record = `${file}.record`;
+  writeFileSync(record, '');
+  const startAt = Date.now() + 600;
+  const runs = Array.from(
+    { length: count },
+    () =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [probeFile(), file, record, String(startAt), String(holdMs)], { stdio: 'ignore' });
+        child.on('exit', (code) => resolve(code));
+      }),
+  );
+  expect(await Promise.all(runs)).toEqual(Array.from({ length: count }, () => 0));
+  const lines = readFileSync(record, 'utf8').trim().split('\n');
+  expect(lines.filter((l) => l.startsWith('busy'))).toEqual([]);
+  return lines.map((l) => [Number(l.split(' ')[2]), Number(l.split(' ')[3])] as [number, number]).sort((a, b) => a[0] - b[0]);
+}
+
+const overlaps = (spans: Array<[number, number]>) => spans.filter((s, i) => i > 0 && s[0] < (spans[i - 1] as [number, number])[1]);
+
+describe('a stale lock met by many processes at once', () => {
+  // Regression (by reading the code): moving a stale lock aside and handing back one that was not the
+  // lock judged stale could land it on a third contender's new lock, leaving two holders.
+  it('a lock whose owner died: every contender holds it in turn, never two at once', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'cursor.json');
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+    mkdirSync(`${file}.lock`);
+    writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid: dead, host: hostname(), at: Date.now(), nonce: 'dead' }));
+    const spans = await contend(file, 8, 30);
+    expect(spans).toHaveLength(8);
+    expect(overlaps(spans)).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);
+  }, 60_000);
+
+  it('a lock left without an owner: the same, once it is OWNERLESS_MS old', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'cursor.json');
+    mkdirSync(`${file}.lock`);
+    const old = new Date(Date.now() - OWNERLESS_MS - 1_000);
+    utimesSync(`${file}.lock`, old, old);
+    const spans = await contend(file, 8, 30);
+    expect(spans).toHaveLength(8);
+    expect(overlaps(spans)).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);
+  }, 60_000);
+
+  it('a breaker left by a process killed while breaking is cleared, and the lock taken', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'cursor.json');
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+    mkdirSync(`${file}.lock`);
+    writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid: dead, host: hostname(), at: Date.now(), nonce: 'dead' }));
+    mkdirSync(`${file}.lock.break`);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${file}.lock.break`, old, old);
+    const spans = await contend(file, 2, 10);
+    expect(spans).toHaveLength(2);
+    expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);
+  }, 60_000);
+});
