@@ -40,6 +40,8 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
     try {
       writeFileSync(join(dir, 'owner'), JSON.stringify(me), { mode: 0o600 });
     } catch (error) {
+      // The folder is gone: it was not ours to hold after all (see takeOverStale); try again later.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       // An ownerless lock is taken over after OWNERLESS_MS: holding one would not exclude anybody.
       removeLockDir(dir);
       throw error;
@@ -77,8 +79,15 @@ function takeOverStale(dir: string, now: number): boolean {
     return false; // someone is breaking it: try again on the next poll
   }
   try {
-    // Judged again under the breaker: the lock may have been broken and taken meanwhile.
-    if (!isStale(dir, readOwner(dir), now)) return false;
+    // Judged again under the breaker: the lock may have been broken and taken meanwhile. A lock that
+    // vanished (released) is not removed: a contender may be making a fresh one in its place.
+    let made: number;
+    try {
+      made = statSync(dir).mtimeMs;
+    } catch {
+      return true;
+    }
+    if (!staleAt(readOwner(dir), made, now)) return false;
     removeLockDir(dir);
     return true;
   } finally {
@@ -137,13 +146,18 @@ export async function lock(file: string, waitMs: number): Promise<Release | unde
 }
 
 function isStale(dir: string, owner: Owner | undefined, now: number): boolean {
-  if (owner !== undefined && owner.host === hostName() && typeof owner.pid === 'number' && !alive(owner.pid)) return true;
   try {
-    const age = now - statSync(dir).mtimeMs;
-    return age > STALE_MS || (owner === undefined && age > OWNERLESS_MS);
+    return staleAt(owner, statSync(dir).mtimeMs, now);
   } catch {
     return true; // it vanished: take it
   }
+}
+
+/** A lock with this owner, made (or last touched) at `made`, is stale at `now`. */
+function staleAt(owner: Owner | undefined, made: number, now: number): boolean {
+  if (owner !== undefined && owner.host === hostName() && typeof owner.pid === 'number' && !alive(owner.pid)) return true;
+  const age = now - made;
+  return age > STALE_MS || (owner === undefined && age > OWNERLESS_MS);
 }
 
 let host: string | undefined;
