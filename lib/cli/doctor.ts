@@ -3,8 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { TEMP_LEFTOVER_MS } from '../archive/archive-store.ts';
 import { PROGRAMS_DIR } from '../runtime/code-cache.ts';
 import { loadConfig } from '../runtime/config.ts';
+import { STALE_MS } from '../runtime/lock.ts';
 import { dataDir, type Env } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, pathExists, readTextFile, statSafe } from '../runtime/store.ts';
 import { runtimeDir } from './install.ts';
@@ -134,6 +136,19 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
     }
   }
 
+  // What killed processes leave: temp files in chunk folders (reindex removes them) and locks
+  // nobody holds any more (the next run takes them over; only said).
+  if (stat !== undefined) {
+    const leftovers = dataLeftovers(data, input.now.getTime());
+    if (leftovers.temps > 0)
+      add(
+        'temp-leftovers',
+        `${leftovers.temps} temporary file(s) left in chunk folders by processes killed while writing`,
+        'run `ctxl reindex` (it removes them)',
+      );
+    if (leftovers.staleLocks > 0) notes.push(`${leftovers.staleLocks} lock(s) older than ${STALE_MS / 1000} s: the next run takes them over`);
+  }
+
   // Configuration files.
   const project = findProjectRoot(input.cwd);
   const { problems: configProblems } = loadConfig({
@@ -162,6 +177,23 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
     add('recent-errors', `${errors.length} error(s) in the log in the last 24 h; last: ${errors.at(-1)}`, `read ${join(data, 'logs', 'ctxl.log')}`);
 
   return { ok: problems.length === 0, problems, notes };
+}
+
+/** Temp files older than TEMP_LEFTOVER_MS in chunk folders, and lock folders older than STALE_MS. */
+function dataLeftovers(data: string, now: number): { temps: number; staleLocks: number } {
+  let temps = 0;
+  let staleLocks = 0;
+  const oldLock = (dir: string, name: string) => name.endsWith('.lock') && now - (statSafe(join(dir, name))?.mtimeMs ?? now) > STALE_MS;
+  for (const name of listDir(join(data, 'index'))) if (oldLock(join(data, 'index'), name)) staleLocks += 1;
+  for (const id of listDir(join(data, 'sessions'))) {
+    const session = join(data, 'sessions', id);
+    for (const name of listDir(session)) if (oldLock(session, name)) staleLocks += 1;
+    const archived = join(session, 'archived');
+    for (const name of listDir(archived)) {
+      if (name.endsWith('.tmp') && now - (statSafe(join(archived, name))?.mtimeMs ?? now) > TEMP_LEFTOVER_MS) temps += 1;
+    }
+  }
+  return { temps, staleLocks };
 }
 
 function boundCommands(settings: Record<string, unknown>): string[] {

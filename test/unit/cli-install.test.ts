@@ -2,9 +2,10 @@
 // CLAUDE_CONFIG_DIR and CTXL_HOME: install keeps everything of the user's, is idempotent, backs up
 // and dry-runs; uninstall restores settings.json byte for byte; doctor's JSON contract; misuse exits 2.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TEMP_LEFTOVER_MS } from '../../lib/archive/archive-store.ts';
 import { hookCommands, hookNodeFlags, loaderProgram } from '../../lib/cli/doctor.ts';
 import { repoRoot } from './helpers/paths.ts';
 import { baseEnv, type RunResult, runCli } from './helpers/proc.ts';
@@ -335,6 +336,24 @@ describe('ctxl doctor --json', () => {
     expect(r.status).toBe(1);
     expect(parse(r).problems.map((p) => p.code)).toContain('missing-runtime');
   });
+  it('reports temporary files killed writers left in chunk folders (old ones only) until ctxl reindex removes them', () => {
+    const t = setup(`${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
+    expectOk(t.cli('install'));
+    const archived = join(t.data, 'sessions', 's1', 'archived');
+    mkdirSync(archived, { recursive: true, mode: 0o700 });
+    writeFileSync(join(archived, '0123456789abcdef.md.4242.7.lx1.tmp'), 'half a chunk');
+    writeFileSync(join(archived, 'fedcba9876543210.md.4243.w3.tmp'), 'being written');
+    const then = new Date(Date.now() - TEMP_LEFTOVER_MS - 60_000);
+    utimesSync(join(archived, '0123456789abcdef.md.4242.7.lx1.tmp'), then, then);
+    const r = t.cli('doctor', '--json');
+    expect(r.status).toBe(1);
+    const problem = parse(r).problems.find((p) => p.code === 'temp-leftovers');
+    expect(problem?.message).toMatch(/^1 temporary file/);
+    expect(problem?.fix).toMatch(/ctxl reindex/);
+    expectOk(t.cli('reindex', '--all'));
+    expect(parse(t.cli('doctor', '--json'))).toEqual({ ok: true, problems: [] });
+  });
+
   it('reports a hook whose program file is missing (an install that did not finish)', () => {
     const t = setup();
     expectOk(t.cli('install'));
