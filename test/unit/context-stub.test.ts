@@ -257,6 +257,20 @@ describe('buildStub: Read', () => {
     expect(out.slice(-2)).toEqual(['  300: export function atHundred() {', '  580: export const LIMIT = 5;']);
   });
 
+  it('lists an indented member only when its own line has a "(": not for one that a later line has', () => {
+    const lines = source(400, {
+      100: '  public static Cache build(int size) {',
+      150: '  private final Map<String, Integer> counts',
+      151: '      = new HashMap<>();',
+      300: '    protected void flush() {',
+    });
+    const out = readShape(buildStub(readInput(lines.join('\n')))).content.split('\n');
+    expect(out.slice(out.indexOf('Outline (line: declaration):') + 1)).toEqual([
+      '  100: public static Cache build(int size) {',
+      '  300: protected void flush() {',
+    ]);
+  });
+
   it('shows at most 40 outline lines and counts the rest', () => {
     const decls: Record<number, string> = {};
     for (let i = 0; i < 60; i++) decls[30 + i * 5] = `export function f${i}() {`;
