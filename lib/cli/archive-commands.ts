@@ -181,8 +181,8 @@ async function ingestEach(
     // Undefined: the session's cursor stayed locked for the whole wait (a live hook or ingest holds
     // it), so nothing of this transcript was archived. Said, not counted as done.
     if (result === undefined) busy.push(file);
+    else touched.add(sessionId);
     added += result?.archived.added ?? 0;
-    touched.add(sessionId);
     await refreshIndex(cli.store, cli.log, { known: written, prebuilt: segments.worker?.encode });
     // What the refresh did not ask for (it stopped early) will be read back from disk next time.
     segments.worker?.reset();

@@ -38,10 +38,13 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
     }
     const me = { pid: process.pid, host: hostName(), at: now(), nonce: Math.random().toString(36).slice(2) };
     try {
-      writeFileSync(join(dir, 'owner'), JSON.stringify(me), { mode: 0o600 });
+      // Created exclusively: if this process stalled past OWNERLESS_MS after its mkdir, a contender
+      // may have broken the folder and made its own; of the two owner writes, one wins.
+      writeFileSync(join(dir, 'owner'), JSON.stringify(me), { mode: 0o600, flag: 'wx' });
     } catch (error) {
-      // The folder is gone: it was not ours to hold after all (see takeOverStale); try again later.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      const code = (error as NodeJS.ErrnoException).code;
+      // The folder is gone, or another owner is in it: the lock is not ours; try again later.
+      if (code === 'ENOENT' || code === 'EEXIST') return undefined;
       // An ownerless lock is taken over after OWNERLESS_MS: holding one would not exclude anybody.
       removeLockDir(dir);
       throw error;
@@ -51,8 +54,7 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
       if (released) return;
       released = true;
       // Only our own lock: if it was taken over meanwhile (we ran past STALE_MS), leave the new owner's.
-      const owner = readOwner(dir);
-      if (owner === undefined || owner.nonce === me.nonce) removeLockDir(dir);
+      if (readOwner(dir)?.nonce === me.nonce) removeLockDir(dir);
     };
   }
   return undefined;

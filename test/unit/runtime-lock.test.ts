@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OWNERLESS_MS } from '../../lib/runtime/lock.ts';
+import { OWNERLESS_MS, tryLock } from '../../lib/runtime/lock.ts';
 import { useProbe } from './helpers/probe.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -87,4 +87,25 @@ describe('a stale lock met by many processes at once', () => {
     expect(spans).toHaveLength(2);
     expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);
   }, 60_000);
+});
+
+describe('a holder that lost its lock', () => {
+  // Regression (trial: a process stalled 3 s between its mkdir and its owner write, a contender broke
+  // the ownerless folder and made its own; the stalled write then landed in the new folder, and at
+  // release the first holder removed the lock the second still held).
+  it("releasing leaves a lock whose owner file is now another holder's, or gone", () => {
+    const dir = tempDir();
+    const file = join(dir, 'cursor.json');
+    for (const replace of [
+      (owner: string) => writeFileSync(owner, JSON.stringify({ pid: process.pid, host: hostname(), nonce: 'other' })),
+      (owner: string) => rmSync(owner),
+    ]) {
+      const release = tryLock(file);
+      expect(release).toBeDefined();
+      replace(join(`${file}.lock`, 'owner'));
+      release?.();
+      expect(existsSync(`${file}.lock`)).toBe(true);
+      rmSync(`${file}.lock`, { recursive: true });
+    }
+  });
 });
