@@ -119,10 +119,12 @@ function readStub(s: StubInput, input: Obj, response: Obj): Stub | undefined {
   const filePath = typeof file.filePath === 'string' ? file.filePath : typeof input.file_path === 'string' ? input.file_path : '';
   const startLine = typeof file.startLine === 'number' ? file.startLine : 1;
   const totalLines = typeof file.totalLines === 'number' ? file.totalLines : lineCount(file.content);
+  const lines = file.content.split('\n');
   // Claude Code numbers the stub's lines from startLine: the head lines keep their real numbers,
   // and what follows them is plainly marked as ours.
-  const { head, outline, last } = scanRead(file.content, startLine);
-  const end = startLine + last;
+  const head = lines.slice(0, HEAD_LINES).map(clipLine);
+  const end = startLine + lines.length - 1;
+  const outline = outlineOf(lines, startLine);
   const rest = [
     `[context-lifecycle] Read ${filePath}: only lines ${startLine}–${startLine + head.length - 1} of ${startLine}–${end} (file has ${totalLines} lines) are shown, to save context (${s.reason}).`,
     `To see more: Read with offset/limit (exact lines), or \`${s.showCommand} ${s.ref}\`${s.parts > 1 ? ` (part 1 of ${s.parts})` : ''} for the archived text.`,
@@ -133,47 +135,31 @@ function readStub(s: StubInput, input: Obj, response: Obj): Stub | undefined {
   return { text: content, output: { type: 'text', file: { filePath, content, numLines, startLine, totalLines } } };
 }
 
-/**
- * The head lines, and the top-level declarations and headings with their line numbers (so a targeted
- * Read can follow), in one pass by index: a 1 MB Read is ~20,000 lines, and splitting it into a
- * string per line cost more than all the rest of the stub. `last`: the index of the last line.
- */
-function scanRead(text: string, startLine: number): { head: string[]; outline: string[]; last: number } {
-  const head: string[] = [];
-  const outline: string[] = [];
+/** Top-level declarations and headings with their line numbers, so a targeted Read can follow. */
+function outlineOf(lines: readonly string[], startLine: number): string[] {
+  const out: string[] = [];
   let found = 0;
-  let line = 0;
-  let paren = -2; // the next '(' at or after the current line: -2 not searched yet, -1 none left
-  for (let at = 0; ; line++) {
-    const nl = text.indexOf('\n', at);
-    const stop = nl === -1 ? text.length : nl;
-    if (line < HEAD_LINES) head.push(clipLine(text.slice(at, stop)));
-    else {
-      const c = text.charCodeAt(at);
-      let candidate = false;
-      if (c === 32) {
-        // Indented: class members only, and those have a '('.
-        if (paren !== -1 && paren < at) paren = text.indexOf('(', at);
-        candidate = paren !== -1 && paren < stop;
-      } else candidate = (c >= 97 && c <= 122) || c === 35 || (c >= 65 && c <= 90);
-      if (candidate) {
-        const content = text.slice(at, stop);
-        if (c === 32 ? MEMBER_DECLARATION.test(content) : TOP_DECLARATION.test(content)) {
-          found += 1;
-          if (outline.length < OUTLINE_LINES) outline.push(`  ${startLine + line}: ${clip(content.trim(), 120)}`);
-        }
-      }
-    }
-    if (nl === -1) break;
-    at = nl + 1;
+  for (let i = HEAD_LINES; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!isDeclaration(line)) continue;
+    found += 1;
+    if (out.length < OUTLINE_LINES) out.push(`  ${startLine + i}: ${clip(line.trim(), 120)}`);
   }
-  if (found > outline.length) outline.push(`  … ${found - outline.length} more`);
-  return { head, outline, last: line };
+  if (found > out.length) out.push(`  … ${found - out.length} more`);
+  return out;
 }
 
 const TOP_DECLARATION =
   /^(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|class|interface|type|enum|const|let|var|def|fn|func|struct|impl|trait|module|namespace)\s+[A-Za-z_$][\w$]*|^#{1,3}\s+\S|^(?:pub\s+)?(?:fn|struct|enum|trait|impl)\b/;
 const MEMBER_DECLARATION = /^\s{0,4}(?:public|private|protected)\s+(?:static\s+)?[\w<>[\]]+\s+\w+\s*\(/;
+
+/** Most lines of a large file are neither: a look at the first character spares the regexes. */
+function isDeclaration(line: string): boolean {
+  const c = line.charCodeAt(0);
+  if (c === 32) return line.includes('(') && MEMBER_DECLARATION.test(line); // indented: class members only
+  const letterOrHash = (c >= 97 && c <= 122) || c === 35 || (c >= 65 && c <= 90);
+  return letterOrHash && TOP_DECLARATION.test(line);
+}
 
 function grepStub(s: StubInput, input: Obj, response: Obj): Stub | undefined {
   // Only the content mode was verified to take a replacement; file lists and counts stay.
