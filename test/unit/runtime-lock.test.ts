@@ -47,19 +47,29 @@ async function contend(file: string, count: number, holdMs: number): Promise<Arr
 
 const overlaps = (spans: Array<[number, number]>) => spans.filter((s, i) => i > 0 && s[0] < (spans[i - 1] as [number, number])[1]);
 
+/** A lock on `<dir>/cursor.json` left by a process that died holding it; returns the file. */
+function deadOwnersLock(dir: string): string {
+  const file = join(dir, 'cursor.json');
+  const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+  mkdirSync(`${file}.lock`);
+  writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid: dead, host: hostname(), at: Date.now(), nonce: 'dead' }));
+  return file;
+}
+
+/** `count` contenders each held the lock once, one at a time, and left nothing behind. */
+async function expectTurns(dir: string, file: string, count: number, holdMs: number): Promise<void> {
+  const spans = await contend(file, count, holdMs);
+  expect(spans).toHaveLength(count);
+  expect(overlaps(spans)).toEqual([]);
+  expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);
+}
+
 describe('a stale lock met by many processes at once', () => {
   // Regression (by reading the code): moving a stale lock aside and handing back one that was not the
   // lock judged stale could land it on a third contender's new lock, leaving two holders.
   it('a lock whose owner died: every contender holds it in turn, never two at once', async () => {
     const dir = tempDir();
-    const file = join(dir, 'cursor.json');
-    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
-    mkdirSync(`${file}.lock`);
-    writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid: dead, host: hostname(), at: Date.now(), nonce: 'dead' }));
-    const spans = await contend(file, 8, 30);
-    expect(spans).toHaveLength(8);
-    expect(overlaps(spans)).toEqual([]);
-    expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);
+    await expectTurns(dir, deadOwnersLock(dir), 8, 30);
   }, 60_000);
 
   it('a lock left without an owner: the same, once it is OWNERLESS_MS old', async () => {
@@ -68,24 +78,16 @@ describe('a stale lock met by many processes at once', () => {
     mkdirSync(`${file}.lock`);
     const old = new Date(Date.now() - OWNERLESS_MS - 1_000);
     utimesSync(`${file}.lock`, old, old);
-    const spans = await contend(file, 8, 30);
-    expect(spans).toHaveLength(8);
-    expect(overlaps(spans)).toEqual([]);
-    expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);
+    await expectTurns(dir, file, 8, 30);
   }, 60_000);
 
   it('a breaker left by a process killed while breaking is cleared, and the lock taken', async () => {
     const dir = tempDir();
-    const file = join(dir, 'cursor.json');
-    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
-    mkdirSync(`${file}.lock`);
-    writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid: dead, host: hostname(), at: Date.now(), nonce: 'dead' }));
+    const file = deadOwnersLock(dir);
     mkdirSync(`${file}.lock.break`);
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${file}.lock.break`, old, old);
-    const spans = await contend(file, 2, 10);
-    expect(spans).toHaveLength(2);
-    expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);
+    await expectTurns(dir, file, 2, 10);
   }, 60_000);
 });
 
