@@ -27,7 +27,7 @@ const INTENTS: readonly Intent[] = [
   },
   {
     name: 'choice',
-    asks: /(?<![\w./-])(?:choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settled?|decided?|decision|go(?:ing)? with|went with|opt(?:ed)? for|prefer(?:red)?|turn(?:ed)? down|instead|considered|alternatives?)(?![\w/-]|\.\w)/,
+    asks: /(?<![\w./-])(?:choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settled?|decided?|decision|go(?:ing)? with|went with|opt(?:ed)? for|prefer(?:red)?|turn(?:ed)? down|instead|consider(?:ed|ing)?|alternatives?)(?![\w/-]|\.\w)/,
     answers: 'instead decided chose switch rather rejected',
   },
 ];

@@ -18,6 +18,7 @@ describe('intentsOf', () => {
     ['which http library did we choose', ['choice']],
     ['which calendar widget did we settle on', ['choice']],
     ['what did we go with for the queue, and which one did we turn down', ['choice']],
+    ['did we consider a managed queue', ['choice']],
     ['can we pick another proxy', ['rule', 'choice']],
   ])('%s → %j', (q, want) => {
     expect(intentsOf(q)).toEqual(want);
