@@ -3,6 +3,7 @@
 // nothing, and exit 0 whatever happens. Failures go to one log line each; after `breakerFailures`
 // consecutive failures a hook skips its work for `breakerCooldownSeconds` (said once in the log).
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import * as z from 'zod/mini';
 import { type Config, type ConfigProblem, isDisabledByEnv, loadConfig } from './config.ts';
 import { writeAll } from './fd-write.ts';
@@ -39,6 +40,8 @@ export interface HookContext {
   now: () => Date;
   /** Milliseconds left before the deadline; long work checks it and stops early. */
   timeLeft: () => number;
+  /** Called before work long enough for V8's optimizing compiler to pay (see allowOptimizing). */
+  longWork: () => void;
 }
 
 export type HookOutput = Record<string, unknown> | string | undefined;
@@ -130,6 +133,7 @@ export function runHook<T extends HookInput>(spec: HookSpec<T>): void {
       project,
       now: () => new Date(),
       timeLeft: () => deadlineMs - (Date.now() - started),
+      longWork: () => allowOptimizing(log),
     };
     let output: HookOutput;
     try {
@@ -159,6 +163,22 @@ function render(event: HookEvent, output: HookOutput, log: Logger): string | und
     return undefined;
   }
   return JSON.stringify(output);
+}
+
+let optimizing = false;
+
+/**
+ * Stop and the `/recall` hooks start with `node --no-opt` (hooks.json): a run of ~130 ms is faster
+ * without TurboFan compiling on a helper thread. A long run is the other way round (a first Stop
+ * over 20 MB of backlog took ~2× as long), so work that knows it will be long turns the compiler
+ * back on. V8 reads the flag at each tiering decision. (The code cache keeps the flags it was made
+ * under: made in such a run it is rejected once by the next and made again.)
+ */
+function allowOptimizing(log: Logger): void {
+  if (optimizing || !process.execArgv.some((a) => a === '--no-opt' || a === '--no-turbofan')) return;
+  optimizing = true;
+  setFlagsFromString('--turbofan');
+  log.debug('long work ahead: V8 optimizing compiler turned on');
 }
 
 function parseInput<T>(raw: string, schema: z.ZodMiniType<T>, log: Logger): T | undefined {

@@ -142,6 +142,8 @@ export interface SessionEnv {
   now: () => Date;
   project: { root: string };
   timeLeft?: () => number;
+  /** Told before a read long enough for V8's optimizing compiler to pay (a hook turns it on). */
+  longWork?: () => void;
   /** Receives every chunk written (the CLI's ingest indexes them without reading them back). */
   sink?: ChunkSink;
   /** Writes new chunk files off the main thread (the CLI's ingest); drained before the cursor moves. */
@@ -172,6 +174,9 @@ export type SessionAdvance = AdvanceResult & { previous: SavedCursor | undefined
  * compaction never read the same lines twice or move the cursor backwards. When this returns, L2
  * holds everything the transcript had up to that moment.
  */
+/** A backlog this large makes a read long enough for V8's optimizing compiler to pay. */
+const LONG_READ_BYTES = 1024 * 1024;
+
 export async function advanceSessionCursor(
   env: SessionEnv,
   sessionId: string,
@@ -193,6 +198,7 @@ export async function advanceSessionCursor(
       const now = env.now();
       let previous = readOrSetAside(env.store, file, cursorSchema(), env.log, now) as SavedCursor | undefined;
       if (previous?.transcriptPath !== undefined && previous.transcriptPath !== transcriptPath) previous = undefined;
+      if (stat.size - (previous?.offset ?? 0) > LONG_READ_BYTES) env.longWork?.();
       const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
       let visit: ((line: ParsedLine) => void) | undefined;
       const batch: Chunk[] = [];
