@@ -168,15 +168,15 @@ const FLUSH_CHUNKS = 64;
 
 export type SessionAdvance = AdvanceResult & { previous: SavedCursor | undefined; archived: WriteResult };
 
+/** A backlog this large makes a read long enough for V8's optimizing compiler to pay. */
+const LONG_READ_BYTES = 1024 * 1024;
+
 /**
  * Read what is new in the transcript since the saved cursor, archive it to L2, and save the new
  * cursor, all under the session's cursor lock: Stop and the several PreCompact calls of one
  * compaction never read the same lines twice or move the cursor backwards. When this returns, L2
  * holds everything the transcript had up to that moment.
  */
-/** A backlog this large makes a read long enough for V8's optimizing compiler to pay. */
-const LONG_READ_BYTES = 1024 * 1024;
-
 export async function advanceSessionCursor(
   env: SessionEnv,
   sessionId: string,
