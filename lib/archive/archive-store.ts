@@ -161,17 +161,23 @@ export function readChunk(store: Store, sessionId: string, id: string): ReturnTy
 export const TEMP_LEFTOVER_MS = 10 * 60_000;
 
 /**
- * Remove the temporary files a writer killed between its write and its rename left in a session's
- * chunk folder (`<id>.md.<pid>.….tmp`); returns how many. Recent ones may be a live writer's.
+ * The temporary files a writer killed between its write and its rename left in a chunk folder
+ * (`<id>.md.<pid>.….tmp`), older than TEMP_LEFTOVER_MS: recent ones may be a live writer's.
  */
+export function tempLeftovers(dir: string, now: number): string[] {
+  return listDir(dir)
+    .filter((name) => name.endsWith('.tmp'))
+    .map((name) => join(dir, name))
+    .filter((file) => {
+      const stat = statSafe(file);
+      return stat !== undefined && stat.isFile() && now - stat.mtimeMs > TEMP_LEFTOVER_MS;
+    });
+}
+
+/** Remove a session's temp leftovers (see tempLeftovers); returns how many. */
 export function removeTempLeftovers(store: Store, sessionId: string, now: number): number {
-  const dir = archiveDir(store, sessionId);
   let removed = 0;
-  for (const name of listDir(dir)) {
-    if (!name.endsWith('.tmp')) continue;
-    const file = join(dir, name);
-    const stat = statSafe(file);
-    if (stat === undefined || !stat.isFile() || now - stat.mtimeMs < TEMP_LEFTOVER_MS) continue;
+  for (const file of tempLeftovers(archiveDir(store, sessionId), now)) {
     try {
       removePath(file);
       removed += 1;

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { TEMP_LEFTOVER_MS } from '../archive/archive-store.ts';
+import { tempLeftovers } from '../archive/archive-store.ts';
 import { PROGRAMS_DIR } from '../runtime/code-cache.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { STALE_MS } from '../runtime/lock.ts';
@@ -179,7 +179,7 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
   return { ok: problems.length === 0, problems, notes };
 }
 
-/** Temp files older than TEMP_LEFTOVER_MS in chunk folders, and lock folders older than STALE_MS. */
+/** Temp leftovers in chunk folders (archive-store's tempLeftovers), and lock folders older than STALE_MS. */
 function dataLeftovers(data: string, now: number): { temps: number; staleLocks: number } {
   let temps = 0;
   let staleLocks = 0;
@@ -188,10 +188,7 @@ function dataLeftovers(data: string, now: number): { temps: number; staleLocks: 
   for (const id of listDir(join(data, 'sessions'))) {
     const session = join(data, 'sessions', id);
     for (const name of listDir(session)) if (oldLock(session, name)) staleLocks += 1;
-    const archived = join(session, 'archived');
-    for (const name of listDir(archived)) {
-      if (name.endsWith('.tmp') && now - (statSafe(join(archived, name))?.mtimeMs ?? now) > TEMP_LEFTOVER_MS) temps += 1;
-    }
+    temps += tempLeftovers(join(session, 'archived'), now).length;
   }
   return { temps, staleLocks };
 }
