@@ -54,7 +54,14 @@ export function tryLock(file: string, now: () => number = Date.now): Release | u
       if (released) return;
       released = true;
       // Only our own lock: if it was taken over meanwhile (we ran past STALE_MS), leave the new owner's.
-      if (readOwner(dir)?.nonce === me.nonce) removeLockDir(dir);
+      if (readOwner(dir)?.nonce !== me.nonce) return;
+      try {
+        unlinkSync(join(dir, 'owner'));
+        rmdirSync(dir);
+      } catch {
+        // Not empty: a maker that stalled past OWNERLESS_MS wrote its owner in the moment between the
+        // two calls, and holds the lock now. It is theirs to remove.
+      }
     };
   }
   return undefined;
@@ -90,8 +97,7 @@ function takeOverStale(dir: string, now: number): boolean {
       return true;
     }
     if (!staleAt(readOwner(dir), made, now)) return false;
-    removeLockDir(dir);
-    return true;
+    return removeStaleLockDir(dir);
   } finally {
     try {
       rmdirSync(breaker);
@@ -100,13 +106,30 @@ function takeOverStale(dir: string, now: number): boolean {
 }
 
 /**
- * A lock folder holds its owner file and nothing else: two calls. rmSync's recursive walk loads
- * its own module first, which every hook would pay once.
+ * Remove a lock folder judged stale; false when it turned out to be claimed. A folder holds its owner
+ * file and nothing else, so two calls do it. A maker that stalled past OWNERLESS_MS between its mkdir
+ * and its owner write can land that write between them: the rmdir then fails, the folder is theirs,
+ * and removing it anyway would leave them holding a lock that someone else takes next.
  */
-function removeLockDir(dir: string): void {
+function removeStaleLockDir(dir: string): boolean {
   try {
     unlinkSync(join(dir, 'owner'));
   } catch {}
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' && (error as NodeJS.ErrnoException).code !== 'EEXIST') return true;
+    if (readOwner(dir) !== undefined) return false;
+    // Something other than an owner file (not written by this module): clear it. rmSync's recursive
+    // walk loads its own module, which is why it is not the first try.
+    rmSync(dir, { recursive: true, force: true });
+    return true;
+  }
+}
+
+/** Our own ownerless folder after a failed owner write: nobody else can be in it. */
+function removeLockDir(dir: string): void {
   try {
     rmdirSync(dir);
   } catch {

@@ -9,19 +9,26 @@ import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-lock-');
 
-// A process that waits for a common start time, takes the lock, and records when it held it.
+// A process that waits for a common start time, takes the lock, and records when it held it. Two
+// witnesses of mutual exclusion: a marker file created exclusively on entering (a second holder
+// inside finds it: no clock involved), and the hold interval on CLOCK_MONOTONIC, which all processes
+// share. (performance.timeOrigin + performance.now() is off from the wall clock by 1–2 ms, differently
+// in each process: once that made two back-to-back holds look like an overlap.)
 const PROBE = `
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { lock } from './lib/runtime/lock.ts';
 const [file, record, startAt, holdMs] = process.argv.slice(2);
 while (Date.now() < Number(startAt)) {}
 const release = await lock(file, 20_000);
 if (release === undefined) { appendFileSync(record, 'busy ' + process.pid + '\\n'); process.exit(0); }
-const enter = performance.timeOrigin + performance.now();
+const enter = process.hrtime.bigint();
+let inside = 'alone';
+try { writeFileSync(file + '.inside', String(process.pid), { flag: 'wx' }); } catch { inside = 'shared'; }
 const until = Date.now() + Number(holdMs);
 while (Date.now() < until) {}
-const exit = performance.timeOrigin + performance.now();
-appendFileSync(record, 'held ' + process.pid + ' ' + enter + ' ' + exit + '\\n');
+if (inside === 'alone') unlinkSync(file + '.inside');
+const exit = process.hrtime.bigint();
+appendFileSync(record, 'held ' + process.pid + ' ' + enter + ' ' + exit + ' ' + inside + '\\n');
 release();
 `;
 const probeFile = useProbe('lock', PROBE);
@@ -42,6 +49,7 @@ async function contend(file: string, count: number, holdMs: number): Promise<Arr
   expect(await Promise.all(runs)).toEqual(Array.from({ length: count }, () => 0));
   const lines = readFileSync(record, 'utf8').trim().split('\n');
   expect(lines.filter((l) => l.startsWith('busy'))).toEqual([]);
+  expect(lines.filter((l) => !l.endsWith(' alone'))).toEqual([]);
   return lines.map((l) => [Number(l.split(' ')[2]), Number(l.split(' ')[3])] as [number, number]).sort((a, b) => a[0] - b[0]);
 }
 
