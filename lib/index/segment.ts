@@ -127,17 +127,28 @@ export interface EncodedBucket {
   headLength: number;
 }
 
-/** A bucket's head: its sorted terms, their document frequencies, and where their postings are. */
+/**
+ * A bucket's head: its sorted terms, their document frequencies, and where their postings are. The
+ * numbers sit in typed arrays: a query decodes whole heads of big buckets (tens of thousands of
+ * terms at 100K chunks), and an array per term made most of a recall's garbage.
+ */
 export interface BucketHead {
   terms: string[];
   /** Docs with the term in any field. */
-  dfs: number[];
-  /** Docs with the term in the text, keywords and files fields. */
-  fieldDfs: Array<[number, number, number]>;
+  dfs: Uint32Array;
+  /** Docs with the term in the text, keywords and files fields: three per term (see fieldDfsOf). */
+  fieldDfs: Uint32Array;
   /** Postings of term i: bytes [starts[i], ends[i]) after the head. */
-  starts: number[];
-  ends: number[];
+  starts: Float64Array;
+  ends: Float64Array;
 }
+
+/** Term `at`'s document frequencies in the text, keywords and files fields. */
+export const fieldDfsOf = (head: BucketHead, at: number): [number, number, number] => [
+  head.fieldDfs[at * 3] as number,
+  head.fieldDfs[at * 3 + 1] as number,
+  head.fieldDfs[at * 3 + 2] as number,
+];
 
 export function decodeBucketHead(head: Uint8Array): BucketHead {
   const r = new VarintReader(head);
@@ -147,14 +158,16 @@ export function decodeBucketHead(head: Uint8Array): BucketHead {
   r.pos += namesLength;
   const terms = count === 0 ? [] : names.split('\n');
   if (terms.length !== count) throw new Error(`bucket lists ${terms.length} terms, expected ${count}`);
-  const dfs = new Array<number>(count);
-  const fieldDfs = new Array<[number, number, number]>(count);
-  const starts = new Array<number>(count);
-  const ends = new Array<number>(count);
+  const dfs = new Uint32Array(count);
+  const fieldDfs = new Uint32Array(count * 3);
+  const starts = new Float64Array(count);
+  const ends = new Float64Array(count);
   let at = 0;
   for (let i = 0; i < count; i++) {
     dfs[i] = r.next();
-    fieldDfs[i] = [r.next(), r.next(), r.next()];
+    fieldDfs[i * 3] = r.next();
+    fieldDfs[i * 3 + 1] = r.next();
+    fieldDfs[i * 3 + 2] = r.next();
     starts[i] = at;
     at += r.next();
     ends[i] = at;
