@@ -22,6 +22,7 @@ import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
+import { relatedTerms } from './related.ts';
 
 export interface RecallResult {
   ref: string;
@@ -136,9 +137,12 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     // Words the answer to this kind of question tends to hold, at a low weight, matched exactly.
     // The words that only frame the question ("pick", "allowed") count for less.
     const { added, framing } = intentTerms(text, terms);
+    // And the words a question may use for what its answer calls otherwise (boss: manager).
+    const intentWords = new Set(added.map((a) => a.term));
+    const related = relatedTerms(terms).filter((r) => !intentWords.has(r.term));
     const wanted: QueryTerm[] = [
       ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: framing.get(term) ?? 1, exact: false })),
-      ...added.map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
+      ...[...added, ...related].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
     ];
     const acc = newScores(view);
     score(view, wanted, masks, acc);

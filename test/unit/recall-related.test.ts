@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tokenize } from '../../lib/archive/keywords.ts';
+import { RELATED_WEIGHT, relatedTerms } from '../../lib/recall/related.ts';
+import { baseEnv, runCli } from './helpers/proc.ts';
+import { scriptedTranscript } from './helpers/scripted-transcript.ts';
+import { useTempDirs } from './helpers/tmp.ts';
+
+const tempDir = useTempDirs('ctxl-related-');
+const related = (q: string) => relatedTerms(tokenize(q)).map((r) => r.term);
+const term = (word: string) => tokenize(word)[0] as string;
+
+describe('relatedTerms', () => {
+  it('links synonyms both ways, at the related weight', () => {
+    expect(related('boss')).toEqual(expect.arrayContaining([term('manager'), term('supervisor')]));
+    expect(related('manager')).toContain(term('boss'));
+    expect(relatedTerms(tokenize('boss')).every((r) => r.weight === RELATED_WEIGHT)).toBe(true);
+    expect(RELATED_WEIGHT).toBeLessThan(1);
+  });
+
+  it('links a kind to its members and each member to the kind, but not members to one another', () => {
+    expect(related('instrument')).toEqual(expect.arrayContaining([term('cello'), term('violin')]));
+    expect(related('cello')).toContain(term('instrument'));
+    expect(related('dog')).toContain(term('pet'));
+    expect(related('dog')).not.toContain(term('cat'));
+  });
+
+  it('matches a two-word name only as adjacent words of the query', () => {
+    expect(related('which http client did we pick')).toContain(term('undici'));
+    expect(related('the gateway client logs')).not.toContain(term('undici'));
+    expect(related('client over http')).not.toContain(term('undici'));
+  });
+
+  it('adds no word the query has, none twice, and nothing for words it does not know', () => {
+    const q = 'boss manager supervisor';
+    expect(related(q)).toEqual([]);
+    const terms = related('database db postgres cache');
+    expect(new Set(terms).size).toBe(terms.length);
+    expect(related('heartbeatIntervalMs socket')).toEqual([]);
+  });
+});
+
+describe('ranking with related words (ctxl recall)', () => {
+  it('a question in other words than its answer finds it: the kind for a member, a synonym', () => {
+    const home = tempDir();
+    const project = join(home, 'project');
+    mkdirSync(project);
+    const env = baseEnv(home, { CTXL_HOME: join(home, 'data') });
+    const t = scriptedTranscript('ffff6666-0000-4000-8000-000000000006', project);
+    const manager = t.user('My manager Priya wants the quarterly report by Friday.');
+    const cello = t.user("I've been learning to play the cello for three months now.");
+    for (let i = 0; i < 8; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    const file = join(home, 't.jsonl');
+    t.write(file);
+    expect(runCli(['ingest', file, '--cwd', project], env, project).status).toBe(0);
+    const first = (q: string) => {
+      const r = runCli(['recall', '--json', '--', ...q.split(' ')], env, project);
+      expect(r.status).toBe(0);
+      return (JSON.parse(r.stdout) as { results: Array<{ sourceUuids: string[] }> }).results[0]?.sourceUuids[0];
+    };
+    expect(first('who is my boss')).toBe(manager);
+    expect(first('which instrument am I studying')).toBe(cello);
+  });
+});
