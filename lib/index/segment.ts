@@ -162,12 +162,18 @@ export function decodeBucketHead(head: Uint8Array): BucketHead {
   const fieldDfs = new Uint32Array(count * 3);
   const starts = new Float64Array(count);
   const ends = new Float64Array(count);
+  // A count past 32 bits is damage: a typed array would keep it modulo 2^32, quietly.
+  const count32 = () => {
+    const v = r.next();
+    if (v > 0xffffffff) throw new Error(`bucket head holds a document frequency of ${v}`);
+    return v;
+  };
   let at = 0;
   for (let i = 0; i < count; i++) {
-    dfs[i] = r.next();
-    fieldDfs[i * 3] = r.next();
-    fieldDfs[i * 3 + 1] = r.next();
-    fieldDfs[i * 3 + 2] = r.next();
+    dfs[i] = count32();
+    fieldDfs[i * 3] = count32();
+    fieldDfs[i * 3 + 1] = count32();
+    fieldDfs[i * 3 + 2] = count32();
     starts[i] = at;
     at += r.next();
     ends[i] = at;

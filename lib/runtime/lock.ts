@@ -96,8 +96,9 @@ function takeOverStale(dir: string, now: number): boolean {
     } catch {
       return true;
     }
-    if (!staleAt(readOwner(dir), made, now)) return false;
-    return removeStaleLockDir(dir);
+    const judged = readOwner(dir);
+    if (!staleAt(judged, made, now)) return false;
+    return removeStaleLockDir(dir, judged, now);
   } finally {
     try {
       rmdirSync(breaker);
@@ -106,25 +107,52 @@ function takeOverStale(dir: string, now: number): boolean {
 }
 
 /**
- * Remove a lock folder judged stale; false when it turned out to be claimed. A folder holds its owner
- * file and nothing else, so two calls do it. A maker that stalled past OWNERLESS_MS between its mkdir
- * and its owner write can land that write between them: the rmdir then fails, the folder is theirs,
- * and removing it anyway would leave them holding a lock that someone else takes next.
+ * Remove a lock folder judged stale, with the owner it was judged by; false when it turned out to be
+ * claimed. A maker that stalled past OWNERLESS_MS between its mkdir and its owner write can land
+ * that write at any moment here (its exclusive create succeeds whenever no owner file is there), and
+ * a folder removed under it leaves it holding a lock that someone else takes next. So only the
+ * owner judged is unlinked (none, for a folder judged ownerless), an owner file that appeared is a
+ * claim even while it is still empty, and the folder goes by rmdir, which fails if anything landed.
  */
-function removeStaleLockDir(dir: string): boolean {
-  try {
-    unlinkSync(join(dir, 'owner'));
-  } catch {}
+function removeStaleLockDir(dir: string, judged: Owner | undefined, now: number): boolean {
+  const ownerFile = join(dir, 'owner');
+  if (judged !== undefined) {
+    // Nobody can replace this file while it exists (owner files are created exclusively).
+    const current = readOwner(dir);
+    if (current?.nonce !== judged.nonce || current?.pid !== judged.pid) return false;
+    try {
+      unlinkSync(ownerFile);
+    } catch {}
+  } else {
+    const file = statSafe(ownerFile);
+    if (file !== undefined) {
+      // An unreadable owner file is a maker's write in progress, unless it is older than any write
+      // takes: then its maker was killed between creating and writing it.
+      if (now - file.mtimeMs <= OWNERLESS_MS || readOwner(dir) !== undefined) return false;
+      try {
+        unlinkSync(ownerFile);
+      } catch {}
+    }
+  }
   try {
     rmdirSync(dir);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' && (error as NodeJS.ErrnoException).code !== 'EEXIST') return true;
-    if (readOwner(dir) !== undefined) return false;
-    // Something other than an owner file (not written by this module): clear it. rmSync's recursive
-    // walk loads its own module, which is why it is not the first try.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') return true; // gone already: a contender's mkdir decides
+    if (statSafe(ownerFile) !== undefined) return false;
+    // Something other than an owner file (never written by this module): clear it. rmSync's
+    // recursive walk loads its own module, which is why it is not the first try.
     rmSync(dir, { recursive: true, force: true });
     return true;
+  }
+}
+
+function statSafe(file: string): { mtimeMs: number } | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
   }
 }
 

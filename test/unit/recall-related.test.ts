@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../lib/archive/keywords.ts';
-import { RELATED_WEIGHT, relatedTerms } from '../../lib/recall/related.ts';
+import { FORM_WEIGHT, RELATED_WEIGHT, relatedTerms, thesaurusEntries } from '../../lib/recall/related.ts';
 import { baseEnv, runCli } from './helpers/proc.ts';
 import { scriptedTranscript } from './helpers/scripted-transcript.ts';
 import { useTempDirs } from './helpers/tmp.ts';
@@ -26,10 +26,37 @@ describe('relatedTerms', () => {
     expect(related('dog')).not.toContain(term('cat'));
   });
 
+  it('gives the irregular forms of a common verb at the form weight, above related words', () => {
+    const forms = relatedTerms(tokenize('where did I buy the shoes'));
+    expect(forms).toContainEqual({ term: term('bought'), weight: FORM_WEIGHT });
+    expect(related('flew')).toEqual(expect.arrayContaining([term('fly'), term('flown')]));
+    expect(FORM_WEIGHT).toBeGreaterThan(RELATED_WEIGHT);
+    expect(FORM_WEIGHT).toBeLessThan(1);
+  });
+
+  it('every word is one index term, none a stop word, and none stems into a common word of code or chat', () => {
+    const { words, names } = thesaurusEntries();
+    expect(words.length).toBeGreaterThan(300);
+    for (const w of words) expect(tokenize(w), w).toHaveLength(1);
+    for (const n of names) expect(tokenize(n), n).toHaveLength(2);
+    // Stems that are everyday words of a coding session or a chat in their own right.
+    const common = new Set(tokenize('set plan save class course may fall lib home var got fetch left made found get build api sat'));
+    for (const w of words) expect(common.has(tokenize(w)[0] as string), w).toBe(false);
+  });
+
   it('matches a two-word name only as adjacent words of the query', () => {
     expect(related('which http client did we pick')).toContain(term('undici'));
     expect(related('the gateway client logs')).not.toContain(term('undici'));
     expect(related('client over http')).not.toContain(term('undici'));
+  });
+
+  it('a word that only frames the question brings no related words', () => {
+    // "choose" frames "which library did we choose" (intent.ts): its forms would outweigh it.
+    expect(related('choose')).toContain(term('chose'));
+    const q = tokenize('which library did we choose');
+    expect(relatedTerms(q, new Set(tokenize('choose'))).map((r) => r.term)).not.toContain(term('chose'));
+    expect(relatedTerms(q, new Set(tokenize('choose'))).map((r) => r.term)).toContain(term('package'));
+    expect(relatedTerms(tokenize('boss'), new Set(tokenize('boss')))).toEqual([]);
   });
 
   it('adds no word the query has, none twice, and nothing for words it does not know', () => {
@@ -42,7 +69,7 @@ describe('relatedTerms', () => {
 });
 
 describe('ranking with related words (ctxl recall)', () => {
-  it('a question in other words than its answer finds it: the kind for a member, a synonym', () => {
+  it('a question in other words than its answer finds it: the kind for a member, a synonym, another form', () => {
     const home = tempDir();
     const project = join(home, 'project');
     mkdirSync(project);
@@ -50,6 +77,7 @@ describe('ranking with related words (ctxl recall)', () => {
     const t = scriptedTranscript('ffff6666-0000-4000-8000-000000000006', project);
     const manager = t.user('My manager Priya wants the quarterly report by Friday.');
     const cello = t.user("I've been learning to play the cello for three months now.");
+    const shoes = t.user('I bought the trail shoes at the outlet by the harbour.');
     for (let i = 0; i < 8; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
     const file = join(home, 't.jsonl');
     t.write(file);
@@ -61,5 +89,6 @@ describe('ranking with related words (ctxl recall)', () => {
     };
     expect(first('who is my boss')).toBe(manager);
     expect(first('which instrument am I studying')).toBe(cello);
+    expect(first('what did I buy')).toBe(shoes);
   });
 });

@@ -399,6 +399,25 @@ describe('segment files', () => {
     }
   });
 
+  it('a bucket head with a document frequency past 32 bits is damage, not a small number', () => {
+    const varints = (values: number[]) => {
+      const out: number[] = [];
+      for (let v of values) {
+        while (v >= 128) {
+          out.push((v % 128) | 128);
+          v = Math.floor(v / 128);
+        }
+        out.push(v);
+      }
+      return out;
+    };
+    const name = [...Buffer.from('alpha')];
+    const head = Uint8Array.from([...varints([1, name.length]), ...name, ...varints([2 ** 33, 1, 0, 0, 3])]);
+    expect(() => decodeBucketHead(head)).toThrow(/document frequency/);
+    const fine = Uint8Array.from([...varints([1, name.length]), ...name, ...varints([2 ** 32 - 1, 1, 0, 0, 3])]);
+    expect(decodeBucketHead(fine).dfs[0]).toBe(2 ** 32 - 1);
+  });
+
   it('encodes buckets with large doc gaps and term counts, and empty buckets', () => {
     const terms: Array<[string, Postings]> = [
       ['alpha', [0, 1, 0, 0, 5, 0, 2, 0, 2 ** 31, 3, 0, 7, 2 ** 40, 100_000, 1, 1]],
