@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../lib/archive/keywords.ts';
 import { FRAMING_WEIGHT, INTENT_WEIGHT, intentsOf, intentTerms } from '../../lib/recall/intent.ts';
-import { baseEnv, runCli } from './helpers/proc.ts';
-import { scriptedTranscript } from './helpers/scripted-transcript.ts';
+import { recallSandbox } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-intent-');
@@ -65,24 +62,15 @@ describe('intentTerms', () => {
 
 describe('ranking with intent words (ctxl recall)', () => {
   it('a rule question ranks the chunk that states the rule above one that only shares its words', () => {
-    const home = tempDir();
-    const project = join(home, 'project');
-    mkdirSync(project);
-    const env = baseEnv(home, { CTXL_HOME: join(home, 'data') });
-    const t = scriptedTranscript('dddd4444-0000-4000-8000-000000000004', project);
-    const mention = t.assistant('The package release runs on the CI machine.');
-    const rule = t.assistant('Never release the package from a developer machine; it is signed in CI.');
-    t.assistant('Unrelated: the websocket heartbeat is 20 seconds.');
-    const file = join(home, 't.jsonl');
-    t.write(file);
-    expect(runCli(['ingest', file, '--cwd', project], env, project).status).toBe(0);
-    const first = (words: string) => {
-      const r = runCli(['recall', '--json', '--', ...words.split(' ')], env, project);
-      expect(r.status).toBe(0);
-      return (JSON.parse(r.stdout) as { results: Array<{ sourceUuids: string[] }> }).results.map((x) => x.sourceUuids[0]);
-    };
+    let mention = '';
+    let rule = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-000000000004', (t) => {
+      mention = t.assistant('The package release runs on the CI machine.');
+      rule = t.assistant('Never release the package from a developer machine; it is signed in CI.');
+      t.assistant('Unrelated: the websocket heartbeat is 20 seconds.');
+    });
     // Without a question, the shorter chunk that shares the words wins; asked as a rule, the rule does.
-    expect(first('package release machine')[0]).toBe(mention);
-    expect(first('can I release the package from my machine')[0]).toBe(rule);
+    expect(order('package release machine')[0]).toBe(mention);
+    expect(order('can I release the package from my machine')[0]).toBe(rule);
   });
 });

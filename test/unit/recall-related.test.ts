@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../lib/archive/keywords.ts';
 import { FORM_WEIGHT, RELATED_WEIGHT, relatedTerms, thesaurusEntries } from '../../lib/recall/related.ts';
-import { baseEnv, runCli } from './helpers/proc.ts';
-import { scriptedTranscript } from './helpers/scripted-transcript.ts';
+import { recallSandbox } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-related-');
@@ -70,23 +67,16 @@ describe('relatedTerms', () => {
 
 describe('ranking with related words (ctxl recall)', () => {
   it('a question in other words than its answer finds it: the kind for a member, a synonym, another form', () => {
-    const home = tempDir();
-    const project = join(home, 'project');
-    mkdirSync(project);
-    const env = baseEnv(home, { CTXL_HOME: join(home, 'data') });
-    const t = scriptedTranscript('ffff6666-0000-4000-8000-000000000006', project);
-    const manager = t.user('My manager Priya wants the quarterly report by Friday.');
-    const cello = t.user("I've been learning to play the cello for three months now.");
-    const shoes = t.user('I bought the trail shoes at the outlet by the harbour.');
-    for (let i = 0; i < 8; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
-    const file = join(home, 't.jsonl');
-    t.write(file);
-    expect(runCli(['ingest', file, '--cwd', project], env, project).status).toBe(0);
-    const first = (q: string) => {
-      const r = runCli(['recall', '--json', '--', ...q.split(' ')], env, project);
-      expect(r.status).toBe(0);
-      return (JSON.parse(r.stdout) as { results: Array<{ sourceUuids: string[] }> }).results[0]?.sourceUuids[0];
-    };
+    let manager = '';
+    let cello = '';
+    let shoes = '';
+    const order = recallSandbox(tempDir(), 'ffff6666-0000-4000-8000-000000000006', (t) => {
+      manager = t.user('My manager Priya wants the quarterly report by Friday.');
+      cello = t.user("I've been learning to play the cello for three months now.");
+      shoes = t.user('I bought the trail shoes at the outlet by the harbour.');
+      for (let i = 0; i < 8; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    const first = (q: string) => order(q)[0];
     expect(first('who is my boss')).toBe(manager);
     expect(first('which instrument am I studying')).toBe(cello);
     expect(first('what did I buy')).toBe(shoes);
