@@ -117,6 +117,21 @@ appointment = booking = reservation
 company = employer = firm
 degree: bachelor master phd diploma
 loan = mortgage = debt
+hospital = clinic
+surgery = operation
+injury = injured = hurt
+pain = ache = sore
+diet = nutrition
+vitamin = supplement
+therapist = counselor = counsellor = psychologist
+party = celebration
+conference = summit = convention
+motorcycle = motorbike
+invoice = bill
+tax = taxes
+homework = assignment
+vegetarian = veggie
+dessert: cake pie cookie pudding
 library = package = dependency = module = crate = gem
 http client: axios undici superagent ky
 database = db = datastore: postgres postgresql mysql sqlite mongodb mariadb dynamodb
