@@ -178,15 +178,15 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
 // Pseudo-relevance feedback: the words that best mark the leading results of a first pass join the
 // query at a low weight, and reorder what the query matched. A question asked in other words than
 // its answer often still ranks a neighbour of it first (the tool call before, the summary after),
-// whose words the answer shares. The first pass's top FEEDBACK_DOCS chunks vote for their terms
-// by frequency, weighted by their score; of the FEEDBACK_POOL terms with most votes, the
+// whose words the answer shares. The first pass's top FEEDBACK_DOCS chunks vote for their terms by
+// frequency, weighted by their score; of the FEEDBACK_POOL terms with most votes, the
 // FEEDBACK_TERMS with the most votes times IDF join, if at least two chunks of the archive hold
-// them (a term of one chunk only finds that chunk again). They add to the scores of docs the query matched and
-// bring in no other: every result still holds a word of the query or of its intent and related
-// words (adding docs changed nothing on
-// the dev set). Dev set: recall@1 34.2% → 38.0%, @10 67.1% → 70.9%, MRR 0.449 → 0.491, @5
-// unchanged at 62.0%; 5–6 docs, 12–16 terms, weights 0.2–0.3 gave @10 69.6–70.9% as well. Its
-// cost is the pool's bucket heads and a second pass: 10K chunks +40 ms, 100K +70 ms (bench:archive).
+// them (a term of one chunk only finds that chunk again). They add to the scores of docs the first
+// pass scored and bring in no other, so every result still holds a word of the query or of its
+// intent and related words (letting them add docs changed nothing on the dev set). Dev set, when
+// it came: recall@1 34.2% → 38.0%, @10 67.1% → 70.9%, MRR 0.449 → 0.491, @5 unchanged at 62.0%;
+// 5–6 docs, 12–16 terms, weights 0.2–0.3 gave @10 69.6–70.9% as well. Its cost is the pool's
+// bucket heads and a second pass: 10K chunks +40 ms, 100K +70 ms (bench:archive).
 const FEEDBACK_DOCS = 5;
 const FEEDBACK_POOL = 20;
 const FEEDBACK_TERMS = 12;
