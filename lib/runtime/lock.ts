@@ -8,7 +8,7 @@
 // This replaces proper-lockfile on the hook path: it loaded graceful-fs (which patches fs), retry and
 // signal-exit into every locking hook (~10 ms of startup a call), and its mtime refresh runs on a
 // timer that a hook's synchronous work would block anyway.
-import { mkdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -141,10 +141,16 @@ function removeStaleLockDir(dir: string, judged: Owner | undefined, now: number)
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST') return true; // gone already: a contender's mkdir decides
     if (statSafe(ownerFile) !== undefined) return false;
-    // Something other than an owner file (never written by this module): clear it. rmSync's
-    // recursive walk loads its own module, which is why it is not the first try.
-    rmSync(dir, { recursive: true, force: true });
-    return true;
+    // Something other than an owner file (never written by this module): clear that, and never an
+    // owner that lands meanwhile. rmSync's recursive walk loads its own module, which is why it is
+    // not the first try.
+    try {
+      for (const name of readdirSync(dir)) if (name !== 'owner') rmSync(join(dir, name), { recursive: true, force: true });
+      rmdirSync(dir);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -156,13 +162,15 @@ function statSafe(file: string): { mtimeMs: number } | undefined {
   }
 }
 
-/** Our own ownerless folder after a failed owner write: nobody else can be in it. */
+/**
+ * Our ownerless folder after a failed owner write. Only an rmdir: if this process stalled past
+ * OWNERLESS_MS first, the folder may be a contender's by now, with its owner in it. What our failed
+ * write left (a partial owner file) is cleared by the next contender after OWNERLESS_MS.
+ */
 function removeLockDir(dir: string): void {
   try {
     rmdirSync(dir);
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  } catch {}
 }
 
 interface Owner {

@@ -90,6 +90,27 @@ describe('a maker that stalled past OWNERLESS_MS, and the contender breaking its
     expect(fs.existsSync(dir)).toBe(false);
   });
 
+  it('an old ownerless folder holding a stray file is cleared and taken; an owner landing meanwhile is not removed', () => {
+    const first = ownerlessLock();
+    fs.writeFileSync(join(first.dir, 'stray'), 'x');
+    const old = new Date(Date.now() - OWNERLESS_MS - 1_000);
+    fs.utimesSync(first.dir, old, old);
+    const release = tryLock(first.file);
+    expect(release).toBeDefined();
+    release?.();
+    expect(fs.existsSync(first.dir)).toBe(false);
+
+    const second = ownerlessLock();
+    fs.writeFileSync(join(second.dir, 'stray'), 'x');
+    fs.utimesSync(second.dir, old, old);
+    // The first rmdir fails on the stray file; the maker's owner lands before the stray is cleared.
+    before.rmdir = (path) => {
+      if (path === second.dir) fs.writeFileSync(second.owner, makersOwner, { flag: 'wx' });
+    };
+    expect(tryLock(second.file)).toBeUndefined();
+    expect(fs.readFileSync(second.owner, 'utf8')).toBe(makersOwner);
+  });
+
   it('a dead owner’s file is unlinked, and a maker’s write landing after that unlink keeps the folder', () => {
     const { file, dir, owner } = ownerlessLock();
     const dead = 2 ** 22 + 12_345; // above the default pid_max: no such process
