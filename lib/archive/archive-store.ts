@@ -170,7 +170,7 @@ export function tempLeftovers(dir: string, now: number): string[] {
     .map((name) => join(dir, name))
     .filter((file) => {
       const stat = statSafe(file);
-      return stat !== undefined && stat.isFile() && now - stat.mtimeMs > TEMP_LEFTOVER_MS;
+      return stat?.isFile() === true && now - stat.mtimeMs > TEMP_LEFTOVER_MS;
     });
 }
 

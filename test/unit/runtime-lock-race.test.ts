@@ -2,6 +2,7 @@
 // happen: node:fs is wrapped so a test runs the maker's write just before the breaker's rmdir or
 // unlink of the lock folder. Whatever lands, one of the two holds the lock, never both.
 import * as fs from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OWNERLESS_MS, tryLock } from '../../lib/runtime/lock.ts';
@@ -114,7 +115,7 @@ describe('a maker that stalled past OWNERLESS_MS, and the contender breaking its
   it('a dead owner’s file is unlinked, and a maker’s write landing after that unlink keeps the folder', () => {
     const { file, dir, owner } = ownerlessLock();
     const dead = 2 ** 22 + 12_345; // above the default pid_max: no such process
-    fs.writeFileSync(owner, JSON.stringify({ pid: dead, host: fs.readFileSync('/proc/sys/kernel/hostname', 'utf8').trim(), nonce: 'dead' }));
+    fs.writeFileSync(owner, JSON.stringify({ pid: dead, host: hostname(), nonce: 'dead' }));
     before.rmdir = (path) => {
       if (path === dir) fs.writeFileSync(owner, makersOwner, { flag: 'wx' });
     };
