@@ -167,21 +167,26 @@ function splitSentences(s: string): string[] {
   const out: string[] = [];
   let start = 0;
   let codeFrom = -1;
-  for (let i = 0; i < s.length; i++) {
+  // Only backticks and sentence marks matter: a native scan jumps to them (hooks run cold, where a
+  // loop over every character costs more than the regex that skips them).
+  const marks = /[`.!?…]/g;
+  for (let m = marks.exec(s); m !== null; m = marks.exec(s)) {
+    const i = m.index;
     const c = s[i];
     if (c === '`') {
-      codeFrom = codeFrom < 0 ? i : -1;
+      // A stray backtick: code that runs on too long is taken for none, and splitting resumes.
+      codeFrom = codeFrom >= 0 && i - 1 - codeFrom <= MAX_INLINE_CODE ? -1 : i;
       continue;
     }
     if (codeFrom >= 0 && i - codeFrom > MAX_INLINE_CODE) codeFrom = -1;
-    if (codeFrom >= 0 || (c !== '.' && c !== '!' && c !== '?' && c !== '…')) continue;
+    if (codeFrom >= 0) continue;
     let j = i + 1;
     while (j < s.length && CLOSERS.has(s[j] ?? '')) j++;
     if (j < s.length && s[j] !== ' ' && s[j] !== '\t') continue;
     if (c === '.' && ABBREVIATIONS.has(wordBefore(s, i))) continue;
     out.push(s.slice(start, j));
     start = j;
-    i = j - 1;
+    marks.lastIndex = j;
   }
   out.push(s.slice(start));
   return out.map((x) => x.trim()).filter((x) => x !== '');
@@ -199,15 +204,23 @@ const EMPHASIS_CLOSE = /(\S)[*_]{1,2}(?=[\s.,;:!?)]|$)/g;
 
 /** Text for matching: no emphasis markers or backticks, straight quotes, collapsed spaces. */
 function toPlain(s: string): string {
-  return s
-    .replace(/[’‘]/g, "'")
-    .replace(/`/g, '')
-    .replace(/\*\*|__/g, '')
-    .replace(EMPHASIS_OPEN, '$1')
-    .replace(EMPHASIS_CLOSE, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // Each replace is skipped when it has nothing to do: most sentences have no markup.
+  let t = s;
+  if (CURLY.test(t)) t = t.replace(CURLY_ALL, "'");
+  if (t.includes('`')) t = t.replace(/`/g, '');
+  if (t.includes('*') || t.includes('_'))
+    t = t
+      .replace(/\*\*|__/g, '')
+      .replace(EMPHASIS_OPEN, '$1')
+      .replace(EMPHASIS_CLOSE, '$1');
+  if (SPACES.test(t)) t = t.replace(/\s+/g, ' ');
+  return t.trim();
 }
+
+const CURLY = /[’‘]/;
+const CURLY_ALL = /[’‘]/g;
+/** Whitespace that `\s+ → ' '` would change: a run, or one that is not a plain space. */
+const SPACES = /\s\s|[^\S ]/;
 
 /** Whitespace collapsed, at most 300 chars, cut at a word with an ellipsis. */
 function clip(s: string): string {
@@ -227,11 +240,12 @@ function units(text: string): Unit[] {
   list.forEach((block, index) => {
     const sentences = splitSentences(block.text);
     sentences.forEach((sentence, k) => {
-      if (LABEL_ONLY.test(toPlain(sentence))) return;
+      const whole = toPlain(sentence);
+      if (LABEL_ONLY.test(whole)) return;
       const cut = sentence.length > MAX_SENTENCE ? sentence.slice(0, MAX_SENTENCE) : sentence;
       out.push({
         text: clip(cut),
-        plain: toPlain(cut),
+        plain: cut === sentence ? whole : toPlain(cut),
         bullet: block.type === 'bullet',
         leadIn: block.leadIn,
         heading: block.type === 'heading' ? '' : block.heading,

@@ -141,6 +141,15 @@ describe('assistantFacts: decisions', () => {
     expect(decisions(text).map((f) => f.reason)).toEqual(['rename is atomic']);
   });
 
+  it('does not split sentences inside inline code, and resumes after a stray backtick', () => {
+    // A period inside `…` ends no sentence: the decision keeps its code span whole.
+    const inCode = 'I checked it. I switched to `fs.promises.rename()` because it is atomic. Done.';
+    expect(decisions(inCode).map((f) => f.text)).toEqual(['I switched to `fs.promises.rename()` because it is atomic.']);
+    // A lone backtick opens no code span for good: after 200 characters, sentences split again.
+    const stray = `The shell printed \` then ${'a long line of output '.repeat(12)}ended. So I'll use execa instead of child_process because it escapes arguments.`;
+    expect(decisions(stray).map((f) => f.text)).toEqual(["So I'll use execa instead of child_process because it escapes arguments."]);
+  });
+
   it.each([
     "I'll read the file first. Let me check the tests, then I'll run them.",
     "I'll run the tests now.",
