@@ -32,6 +32,8 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HOOKS = ['session-start', 'user-prompt-submit', 'post-tool-use', 'post-tool-use-failure', 'pre-compact', 'stop', 'session-end'];
 const TARGET = { medianRatio: 1.25, p95Ratio: 1.5, cursorSpread: 0.1, rssKb: 80 * 1024 };
 const BIG_PREFIX_BYTES = 20 * 1024 * 1024;
+/** The hook rows with a 1 MB stdin: figure 1b sets them beside what decoding, parsing and one fork cost. */
+const BIG_INPUT_IDS = ['post-tool-use-big', 'post-tool-use-stub'];
 
 const USAGE = `usage: node bench/run.mjs [options]
   --rounds N        rounds of the interleaved timing loops (default 30, --quick 10; at least 5)
@@ -157,6 +159,27 @@ function main() {
     }
     progressDone();
 
+    // ---- 1b. what a 1 MB input costs before any hook work: decoding and parsing it, one fork ----
+    const parseFloor = join(REPO, 'bench', 'floor-parse.mjs');
+    const fig1b = hooks
+      .filter((s) => BIG_INPUT_IDS.includes(s.id))
+      .map((s) => {
+        const floor = floorOf(ws, s);
+        const cases = [
+          { label: 'floor', x: floor },
+          { label: '+ decode and JSON.parse', x: { ...floor, file: parseFloor } },
+          { label: '+ decode, JSON.parse and one detached process', x: { ...floor, file: parseFloor, env: { ...floor.env, CTXL_BENCH_SPAWN: '1' } } },
+          { label: 'hook', x: s },
+        ];
+        return { s, cases: cases.map((c) => ({ ...c, c: collect() })) };
+      });
+    for (let round = 0; round < opts.rounds; round++) {
+      progress(`1b/3 1 MB input: round ${round + 1}/${opts.rounds}`);
+      load.push(loadavg()[0]);
+      for (const row of fig1b) for (const e of round % 2 === 0 ? row.cases : [...row.cases].reverse()) timedRun(e.x, e.c);
+    }
+    progressDone();
+
     // ---- 2. cursor reads: 20 MB vs 100 KB, same 20 KB new ----
     // Twice the rounds (two spawns each): the expected ratio is 1, so noise is all there is to beat.
     const fig2 = [
@@ -207,7 +230,7 @@ function main() {
     const distAtEnd = distHash();
     if (distAtEnd !== distAtStart)
       ws.notes.unshift(`WARNING: dist/ changed while the bench ran (${distAtStart} → ${distAtEnd}, a rebuild?): these figures mix two builds; rerun.`);
-    const result = analyse({ opts, ws, hooks, nodeE, fig1, fig2, fig3, warm, big, small, rssMethod, load, t0, distAtStart });
+    const result = analyse({ opts, ws, hooks, nodeE, fig1, fig1b, fig2, fig3, warm, big, small, rssMethod, load, t0, distAtStart });
     console.log(render(result));
     if (opts.json !== undefined) {
       const file = resolve(opts.json);
@@ -227,7 +250,7 @@ function uniq(xs) {
   return [...counts].map(([text, n]) => (n > 1 ? `${text} (×${n})` : text));
 }
 
-function analyse({ opts, ws, hooks, nodeE, fig1, fig2, fig3, warm, big, small, rssMethod, load, t0, distAtStart }) {
+function analyse({ opts, ws, hooks, nodeE, fig1, fig1b, fig2, fig3, warm, big, small, rssMethod, load, t0, distAtStart }) {
   const nodeEStats = summary(nodeE);
   const overhead = fig1.map(({ s, hook, base }) => {
     const h = summary(hook.samples);
@@ -255,6 +278,19 @@ function analyse({ opts, ws, hooks, nodeE, fig1, fig2, fig3, warm, big, small, r
       invalid: hook.problems.length > 0,
       problems,
       samples: { hook: hook.samples, floor: base.samples, hookCpu: hook.cpu, floorCpu: base.cpu },
+    };
+  });
+
+  const bigInput = fig1b.map(({ s, cases }) => {
+    const floorMs = summary(cases[0].c.samples).median;
+    return {
+      hook: s.label,
+      input: s.desc,
+      stdinBytes: s.input.length,
+      cases: cases.map((e) => {
+        const st = summary(e.c.samples);
+        return { label: e.label, median: st.median, ratio: st.median / floorMs, cpuMeanMs: mean(e.c.cpu), problems: uniq(e.c.problems), samples: e.c.samples };
+      }),
     };
   });
 
@@ -311,6 +347,7 @@ function analyse({ opts, ws, hooks, nodeE, fig1, fig2, fig3, warm, big, small, r
     },
     nodeE: { ...nodeEStats, samples: nodeE },
     overhead,
+    bigInput,
     cursor,
     memory,
     notes: [...ws.notes, ...uniq(warm.problems).map((p) => `warm-up: ${p}`), ...uniq(logs)],
@@ -411,6 +448,24 @@ function render(r) {
     '',
   );
 
+  if (r.bigInput.length > 0) {
+    out.push('### 1b. What a 1 MB input costs before any hook work', '');
+    out.push(
+      'The same 1 MB stdin, interleaved: the floor; `bench/floor-parse.mjs`, which also decodes and parses it (what any hook reading its input must do); ' +
+        'the same starting one detached process (`node --version`, with child_process: a hook that hands the archiving to a background job forks once); and the hook. ' +
+        "Ratios are to this figure's floor. Information: it shows how much of the hook's ratio the input itself and one fork take.",
+      '',
+    );
+    out.push(
+      table(
+        ['hook', 'case', 'median ms', 'vs floor', 'CPU ms (mean)'],
+        r.bigInput.flatMap((b) => b.cases.map((e) => [b.hook, e.label, ms(e.median), ratio(e.ratio), ms(e.cpuMeanMs)])),
+        ['l', 'l', 'r', 'r', 'r'],
+      ),
+      '',
+    );
+  }
+
   const c = r.cursor;
   out.push('## 2. Cursor reads: cost follows what is new, not the file size', '');
   out.push(
@@ -470,6 +525,7 @@ function render(r) {
 
   const problems = [
     ...r.overhead.flatMap((o) => o.problems.map((p) => `${o.hook}: ${p}`)),
+    ...r.bigInput.flatMap((b) => b.cases.flatMap((e) => e.problems.map((p) => `1 MB input, ${b.hook}, ${e.label}: ${p}`))),
     ...['small', 'big'].flatMap((k) => r.cursor[k].problems.map((p) => `cursor ${k}: ${p}`)),
     ...r.memory.flatMap((e) => e.problems.map((p) => `memory ${e.case}: ${p}`)),
   ];
