@@ -79,7 +79,10 @@ const PENDING_STRING_CHARS = 4 * INPUT_CHARS;
 
 function simple(type: ChunkType, entry: Entry, rawText: string, ctx: ChunkContext): Chunk[] {
   const text = redactText(rawText);
-  const identity = entry.uuid ?? ctx.hash(rawText);
+  // A line's later text blocks are chunks of their own: with the line's uuid alone they would share
+  // the first one's id and replace it.
+  const block = entry.kind === 'user-text' || entry.kind === 'assistant-text' ? entry.block : undefined;
+  const identity = entry.uuid === undefined ? ctx.hash(rawText) : block === undefined ? entry.uuid : `${entry.uuid}#${block}`;
   const parts = splitText(text, PART_CHARS);
   return parts.map((part, i) =>
     base(ctx, {
@@ -100,11 +103,23 @@ function toolChunks(
   call: { toolUseId: string; use: PendingToolUse | undefined; result: Entry | undefined; output: string; isError: boolean },
   ctx: ChunkContext,
 ): Chunk[] {
-  const parts = splitText(redactText(call.output), PART_CHARS);
+  const parts = splitText(redactText(withoutTrailingReminder(call.output)), PART_CHARS);
   const uuids = [call.use?.uuid, call.result?.uuid].filter((u): u is string => u !== undefined);
   const head = { toolUseId: call.toolUseId, name: call.use?.name ?? 'tool', input: call.use?.input, isError: call.isError };
   const meta = { uuids, timestamp: call.result?.timestamp ?? call.use?.timestamp ?? ctx.now, sidechain: call.result?.sidechain === true };
   return parts.map((part, i) => toolPartChunk(head, part, [i + 1, parts.length], meta, ctx));
+}
+
+const REMINDER_OPEN = '<system-reminder>';
+/**
+ * A tool result without the `<system-reminder>` block Claude Code appends to it (to every Read: a
+ * note on malware): harness text, not what the tool returned, and the same words in every chunk.
+ */
+function withoutTrailingReminder(text: string): string {
+  const trimmed = text.trimEnd();
+  if (!trimmed.endsWith('</system-reminder>')) return text;
+  const open = trimmed.lastIndexOf(REMINDER_OPEN);
+  return open < 0 ? text : trimmed.slice(0, open).trimEnd();
 }
 
 export interface ToolCallHead {

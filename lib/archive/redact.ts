@@ -5,6 +5,8 @@
 // word that looks random (not a call, a member access or a type). Each hit becomes
 // `[REDACTED:<kind>]`. Every quantifier is bounded, so no input makes a rule quadratic.
 
+import { stripAnsi } from './plain-text.ts';
+
 interface Rule {
   kind: string;
   pattern: RegExp;
@@ -116,7 +118,8 @@ export interface Redaction {
 }
 
 export function redact(input: string): Redaction {
-  let text = stripPrivate(input);
+  // Colour codes out first: one inside a token ("ghp_\x1b[0m…") would hide it from the patterns.
+  let text = stripPrivate(stripAnsi(input));
   let count = 0;
   const kinds = new Set<string>();
   // A long output archived in parts can cut a private key in two: the second part starts inside

@@ -13,6 +13,8 @@
 // printed since the summary before it. cargo prints one per test binary and go one per package, all
 // parts of a single run, so those are summed.
 
+import { stripAnsi } from '../archive/plain-text.ts';
+
 export type TestRunner = 'vitest' | 'jest' | 'node' | 'pytest' | 'go' | 'cargo' | 'mocha' | 'unittest' | 'generic';
 
 export interface TestRun {
@@ -76,9 +78,6 @@ const PARSERS: ReadonlyArray<(view: View) => Found | undefined> = [
 // ---------------------------------------------------------------------------------------------
 // Input: the tail as clean lines, and the command as a hint.
 
-// CSI (colours, cursor moves), OSC (titles, hyperlinks) and two-character escapes.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what this removes
-const ANSI = /\x1b(?:\[[0-9;?]{0,32}[ -/]{0,4}[@-~]|\][^\x07\x1b]{0,2048}(?:\x07|\x1b\\)|[@-_])/g;
 // A lone \r counts as a break: progress output overwrites a line with it.
 const LINE_BREAK = /\r\n|\r|\n/g;
 
@@ -101,7 +100,7 @@ function viewOf(output: string): View {
 }
 
 function cleanLine(raw: string): string {
-  const plain = raw.includes('\x1b') ? raw.replace(ANSI, '') : raw;
+  const plain = stripAnsi(raw);
   return (plain.length > MAX_LINE ? plain.slice(0, MAX_LINE) : plain).trimEnd();
 }
 

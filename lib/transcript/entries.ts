@@ -13,9 +13,10 @@ export interface EntryMeta {
 }
 
 export type Entry = EntryMeta &
+  /** `block`: which text block of its line, from 1 for the second (a line may hold several). */
   (
-    | { kind: 'user-text'; text: string; meta: boolean }
-    | { kind: 'assistant-text'; text: string; messageId: string | undefined }
+    | { kind: 'user-text'; text: string; meta: boolean; block?: number }
+    | { kind: 'assistant-text'; text: string; messageId: string | undefined; block?: number }
     | { kind: 'thinking'; text: string }
     | { kind: 'tool-use'; id: string; name: string; input: unknown; messageId: string | undefined }
     | { kind: 'tool-result'; toolUseId: string; text: string; isError: boolean; structured: unknown }
@@ -108,6 +109,10 @@ export function entriesOf(line: Obj): ParsedLine {
     const messageId = str(message.id);
     assistantEntries(message.content, messageId, meta, entries);
     usage = usageOf(message, messageId, str(line.requestId));
+  } else if (type === 'attachment' && isObj(line.attachment) && line.attachment.type === 'queued_command') {
+    // A prompt typed while Claude was working: this attachment is its only record in the transcript.
+    const text = textOf(line.attachment.prompt);
+    if (text.trim() !== '') entries.push({ ...meta, kind: 'user-text', text, meta: false });
   } else if (type === 'attachment' && isObj(line.attachment) && line.attachment.type === 'hook_additional_context') {
     const content = line.attachment.content;
     const text = Array.isArray(content) ? content.filter((c) => typeof c === 'string').join('\n') : (str(content) ?? '');
@@ -124,9 +129,10 @@ function userEntries(content: unknown, line: Obj, meta: EntryMeta, out: Entry[])
     return;
   }
   if (!Array.isArray(content)) return;
+  let texts = 0;
   for (const block of content) {
     if (!isObj(block)) continue;
-    if (block.type === 'text' && typeof block.text === 'string') out.push({ ...meta, kind: 'user-text', text: block.text, meta: isMeta });
+    if (block.type === 'text' && typeof block.text === 'string') out.push({ ...meta, kind: 'user-text', text: block.text, meta: isMeta, ...blockNo(texts++) });
     else if (block.type === 'tool_result') {
       out.push({
         ...meta,
@@ -146,15 +152,20 @@ function assistantEntries(content: unknown, messageId: string | undefined, meta:
     return;
   }
   if (!Array.isArray(content)) return;
+  let texts = 0;
   for (const block of content) {
     if (!isObj(block)) continue;
-    if (block.type === 'text' && typeof block.text === 'string') out.push({ ...meta, kind: 'assistant-text', text: block.text, messageId });
+    if (block.type === 'text' && typeof block.text === 'string')
+      out.push({ ...meta, kind: 'assistant-text', text: block.text, messageId, ...blockNo(texts++) });
     else if (block.type === 'thinking' && typeof block.thinking === 'string') out.push({ ...meta, kind: 'thinking', text: block.thinking });
     else if ((block.type === 'tool_use' || block.type === 'server_tool_use') && typeof block.name === 'string') {
       out.push({ ...meta, kind: 'tool-use', id: str(block.id) ?? '', name: block.name, input: block.input, messageId });
     }
   }
 }
+
+/** The block number of a line's second and later text blocks; the first has none (its chunk id predates them). */
+const blockNo = (k: number): { block?: number } => (k === 0 ? {} : { block: k });
 
 function usageOf(message: Obj, messageId: string | undefined, requestId: string | undefined): Usage | undefined {
   const u = message.usage;

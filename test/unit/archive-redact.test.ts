@@ -221,6 +221,12 @@ describe('redact: look-alikes survive unchanged', () => {
     expect(redactText('a\nPASSWORD=hunter2hunter2\nb')).toBe('a\nPASSWORD=[REDACTED:secret]\nb');
   });
 
+  it('drops colour codes first, so one inside a token does not hide it', () => {
+    const coloured = `\x1b[1m${ghp.slice(0, 10)}\x1b[0m${ghp.slice(10)}\x1b[0m`;
+    expect(redactText(`token: ${coloured} ok`)).toBe('token: [REDACTED:github-token] ok');
+    expect(redactText('\x1b[32m✓\x1b[39m 3 passed')).toBe('✓ 3 passed');
+  });
+
   it('counts each secret once and names the kinds found', () => {
     const r = redact(`export GITHUB_TOKEN=${ghp}\nDB_PASSWORD=hunter2hunter2\nother=${ghp}`);
     expect(r.count).toBe(3);

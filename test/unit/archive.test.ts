@@ -231,7 +231,9 @@ describe('chunk files from a real transcript', () => {
     const progress = lines.filter((l) => l.type === 'progress');
     expect(progress.length).toBeGreaterThan(0);
     // uuids of the other lines (the fixture reuses a placeholder uuid on some content lines: those are left out).
-    const isContent = (l: Obj) => l.type === 'user' || l.type === 'assistant';
+    // A queued prompt's attachment is the user's words (its only record), not bookkeeping.
+    const queued = (l: Obj) => l.type === 'attachment' && (l.attachment as Obj | undefined)?.type === 'queued_command';
+    const isContent = (l: Obj) => l.type === 'user' || l.type === 'assistant' || queued(l);
     const contentUuids = new Set(lines.filter(isContent).map((l) => l.uuid));
     const bookkeeping = new Set(lines.filter((l) => !isContent(l) && typeof l.uuid === 'string' && !contentUuids.has(l.uuid)).map((l) => l.uuid as string));
     expect(bookkeeping).toContain(progress[0]?.uuid);
@@ -242,6 +244,110 @@ describe('chunk files from a real transcript', () => {
 });
 
 // ---- 3. subagents ----
+
+describe('entry shapes real transcripts hold', () => {
+  const SID = 'a1b2c3d4-0000-4000-8000-00000000shap';
+  const line = (o: Obj) => JSON.stringify({ sessionId: SID, timestamp: '2026-11-30T10:00:00.000Z', cwd: '/tmp', isSidechain: false, ...o });
+  const write = (t: ReturnType<typeof sandbox>, lines: string[]) => {
+    const file = join(t.home, `${SID}.jsonl`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  };
+
+  it('archives every text block of a line, and the first keeps the id it always had', () => {
+    const t = sandbox();
+    const file = write(t, [
+      line({
+        type: 'user',
+        uuid: 'u-1',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'text', text: '<ide_opened_file>src/frob.ts</ide_opened_file>' },
+            { type: 'text', text: 'please rename frobnicate' },
+          ],
+        },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a-1',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Sure, I will rename frobnicate.' },
+            { type: 'text', text: 'Second paragraph about the zebracorn.' },
+          ],
+        },
+      }),
+    ]);
+    const summary = t.ingest(file);
+    expect(summary).toEqual({ sessions: 1, chunksAdded: 4, chunksTotal: 4 });
+    const texts = readChunks(t.data, SID).map((c) => `${c.type}: ${c.text}`);
+    expect(texts.sort()).toEqual([
+      'assistant: Second paragraph about the zebracorn.',
+      'assistant: Sure, I will rename frobnicate.',
+      'user: <ide_opened_file>src/frob.ts</ide_opened_file>',
+      'user: please rename frobnicate',
+    ]);
+    const first = readChunks(t.data, SID).find((c) => c.text === 'please rename frobnicate');
+    expect(first?.sourceUuids).toEqual(['u-1']);
+    expect(t.ingest(file).chunksAdded).toBe(0);
+  });
+
+  it("archives a prompt queued while Claude was working as the user's", () => {
+    const t = sandbox();
+    const file = write(t, [
+      line({ type: 'user', uuid: 'u-1', message: { role: 'user', content: 'fix the parser' } }),
+      line({
+        type: 'attachment',
+        uuid: 'att-1',
+        attachment: { type: 'queued_command', prompt: 'also update the changelog with the walrus entry', commandMode: 'prompt' },
+      }),
+      line({ type: 'attachment', uuid: 'att-2', attachment: { type: 'queued_command', prompt: [{ type: 'text', text: 'and bump the narwhal version' }] } }),
+    ]);
+    t.ingest(file);
+    const users = readChunks(t.data, SID)
+      .filter((c) => c.type === 'user')
+      .map((c) => c.text);
+    expect(users.sort()).toEqual(['also update the changelog with the walrus entry', 'and bump the narwhal version', 'fix the parser']);
+  });
+
+  it('keeps colour codes and the reminder Claude Code appends to a Read out of the archived text', () => {
+    const t = sandbox();
+    const reminder = '\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would be considered malware.\n</system-reminder>\n';
+    const file = write(t, [
+      line({
+        type: 'assistant',
+        uuid: 'a-1',
+        message: { id: 'msg_1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_r', name: 'Read', input: { file_path: '/tmp/x.ts' } }] },
+      }),
+      line({
+        type: 'user',
+        uuid: 'u-1',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: `     1\tconst answer = 42;${reminder}` }] },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a-2',
+        message: { id: 'msg_2', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_b', name: 'Bash', input: { command: 'npm test' } }] },
+      }),
+      line({
+        type: 'user',
+        uuid: 'u-2',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_b', content: '\x1b[32m✓\x1b[39m parser works \x1b[2m(3 ms)\x1b[22m' }] },
+      }),
+    ]);
+    t.ingest(file);
+    const tools = readChunks(t.data, SID).filter((c) => c.type === 'tool');
+    const read = tools.find((c) => c.tool === 'Read');
+    expect(read?.text).toContain('const answer = 42;');
+    expect(read?.text).not.toContain('system-reminder');
+    expect(read?.text).not.toContain('malware');
+    expect(tools.find((c) => c.tool === 'Bash')?.text).toContain('✓ parser works (3 ms)');
+    for (const c of tools) expect(c.text).not.toContain('\x1b');
+  });
+});
 
 describe('subagent transcripts', () => {
   it('are archived under the parent session, marked sidechain', () => {
