@@ -51,11 +51,14 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
   let settings: Record<string, unknown> = {};
   const text = readTextFile(settingsFile);
   if (text !== undefined && text.trim() !== '') {
+    let parsed: unknown;
     try {
-      settings = JSON.parse(text) as Record<string, unknown>;
+      parsed = JSON.parse(text);
     } catch {
       add('settings-invalid', `${settingsFile} is not valid JSON`, 'fix the JSON syntax; Claude Code ignores an invalid settings file');
     }
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) settings = parsed as Record<string, unknown>;
+    else if (parsed !== undefined) add('settings-invalid', `${settingsFile} is not a JSON object`, 'make it an object ({…}); Claude Code ignores it as it is');
   }
   // The hooks start as `node <V8 flags> …/dist/<hook>.mjs` (flags from this package's hooks.json and
   // from the commands a plain install bound): a `node` that refuses one starts no hook at all. The
@@ -94,6 +97,14 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
       'not-installed',
       'no context-lifecycle hooks are bound (neither settings.json nor an enabled plugin)',
       'run `ctxl install` (or `ctxl install --plugin`)',
+    );
+  // Some events bound in settings.json and others not: an install edited by hand, or cut short.
+  const unbound = plugins.length === 0 && plain.size > 0 ? EVENTS.filter((e) => !plain.has(e)) : [];
+  if (unbound.length > 0)
+    add(
+      'missing-hook',
+      `${unbound.join(', ')} not bound in settings.json: that part of the plugin does nothing`,
+      'run `ctxl install` again: it binds every hook once',
     );
   if (plain.size > 0 && plugins.length > 0)
     add(

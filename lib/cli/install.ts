@@ -7,8 +7,30 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { dirname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
-import { copyTree, ensureDir, listDir, listFiles, pathExists, readTextFile, removePath, renamePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
-import { addOurHooks, countOurHooks, deepEqual, detectIndent, type HooksByEvent, ourEnabledPlugins, removeOurHooks, resolveHooks } from './settings-merge.ts';
+import {
+  copyTree,
+  ensureDir,
+  listDir,
+  listFiles,
+  pathExists,
+  readTextFile,
+  realPathOr,
+  removePath,
+  renamePath,
+  statSafe,
+  writeFileAtomic,
+} from '../runtime/store.ts';
+import {
+  addOurHooks,
+  countOurHooks,
+  deepEqual,
+  detectIndent,
+  type HooksByEvent,
+  hooksShapeProblem,
+  ourEnabledPlugins,
+  removeOurHooks,
+  resolveHooks,
+} from './settings-merge.ts';
 
 export const RUNTIME_NAME = 'context-lifecycle';
 export const MARKETPLACE = 'context-lifecycle';
@@ -73,6 +95,17 @@ function readManifest(configDir: string): Manifest | undefined {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/**
+ * Why the runtime folder must not be replaced or deleted: a git checkout (a clone placed there), or
+ * a folder holding something that is not an install of ours. Undefined when it is ours or absent.
+ */
+function foreignRuntimeDir(target: string): string | undefined {
+  if (!pathExists(target) || listDir(target).length === 0) return undefined;
+  if (pathExists(join(target, '.git'))) return `${target} is a git checkout`;
+  const ours = pathExists(join(target, 'install.json')) || (pathExists(join(target, 'dist', 'cli.mjs')) && pathExists(join(target, 'hooks.json')));
+  return ours ? undefined : `${target} exists and is not an install of context-lifecycle`;
+}
+
 export function installPlain(ctx: InstallContext): void {
   const { sourceRoot, configDir, dryRun, say } = ctx;
   const target = runtimeDir(configDir);
@@ -81,6 +114,9 @@ export function installPlain(ctx: InstallContext): void {
       throw new InstallError(`${join(sourceRoot, item)} is missing: run this from a complete checkout (or run npm run build)`);
   }
   const settings = readSettings(configDir);
+  const shape = hooksShapeProblem(settings.value);
+  if (shape !== undefined)
+    throw new InstallError(`${join(configDir, 'settings.json')}: ${shape}, which Claude Code cannot read; fix it first, nothing was changed`);
   const plugins = ourEnabledPlugins(settings.value);
   if (plugins.length > 0) {
     throw new InstallError(`already installed as a plugin (${plugins.join(', ')}); every hook would run twice. Run \`ctxl uninstall\` first`);
@@ -94,6 +130,8 @@ export function installPlain(ctx: InstallContext): void {
 
   // 1. The runtime: copy into a fresh folder, then swap it in, so a running hook never sees half a copy.
   const sameTree = relative(sourceRoot, target) === '';
+  const foreign = sameTree ? undefined : foreignRuntimeDir(target);
+  if (foreign !== undefined) throw new InstallError(`${foreign}; the runtime is copied there: move it away, nothing was changed`);
   if (!sameTree) say(`${dryRun ? 'would copy' : 'copy'} runtime → ${target}`);
   // 2. Commands and skills, with ${CLAUDE_PLUGIN_ROOT} made absolute (plain installs have no plugin root).
   const files: Array<{ path: string; text: string }> = [];
@@ -129,7 +167,8 @@ export function installPlain(ctx: InstallContext): void {
     ensureDir(join(f.path, '..'));
     writeFileAtomic(f.path, f.text, { mode: 0o644 });
   }
-  writeSettings(configDir, settings.text, next);
+  // The backup is the file as it was before any install of ours: a reinstall leaves it alone.
+  writeSettings(configDir, settings.text, next, !alreadyOurs);
   const manifest: Manifest = {
     version: MANIFEST_VERSION,
     installedAt: ctx.now.toISOString(),
@@ -202,7 +241,11 @@ export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
   }
   const plugins = ourEnabledPlugins(settings.value);
   if (plugins.length > 0) say(`${dryRun ? 'would run' : 'run'} claude plugin uninstall ${plugins.join(' ')}`);
-  if (pathExists(target)) say(`${dryRun ? 'would delete' : 'delete'} ${target}`);
+  // A clone placed at the runtime's path and installed from there, or a folder that is not ours:
+  // only our manifest goes, never the folder.
+  const keepTarget = foreignRuntimeDir(target);
+  if (keepTarget !== undefined) say(`keep ${target}: ${keepTarget.slice(target.length + 1)}`);
+  else if (pathExists(target)) say(`${dryRun ? 'would delete' : 'delete'} ${target}`);
   if (dryRun) return;
 
   if (plugins.length > 0) {
@@ -214,7 +257,8 @@ export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
     }
   }
   restoreSettings(configDir, manifest?.settingsOriginal);
-  removePath(target);
+  if (keepTarget === undefined) removePath(target);
+  else if (manifest !== undefined) removePath(join(target, 'install.json'));
   say('uninstalled context-lifecycle (your archive under the data dir is kept; delete it by hand if you want it gone)');
 }
 
@@ -224,7 +268,9 @@ export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
  * the file as it was before the install, write its original bytes back (or remove it if there was none).
  */
 function restoreSettings(configDir: string, original: string | null | undefined): void {
-  const file = join(configDir, 'settings.json');
+  const link = join(configDir, 'settings.json');
+  // A settings.json that is a link (into a dotfiles repo) is written through, never replaced.
+  const file = realPathOr(link);
   const current = readSettings(configDir);
   const before = original === undefined || original === null ? {} : (parseOr(original) as Obj | undefined);
   const { settings: cleaned } = removeOurHooks(current.value);
@@ -237,7 +283,7 @@ function restoreSettings(configDir: string, original: string | null | undefined)
   else if (original === null && Object.keys(cleaned).length === 0) removePath(file);
   else if (!deepEqual(cleaned, current.value)) writeSettings(configDir, current.text, cleaned, false);
   // The install's backup holds what was just restored; keep it only when we could not restore exactly.
-  if (restored || original === null) removePath(`${file}.ctxl-backup`);
+  if (restored || original === null) removePath(`${link}.ctxl-backup`);
 }
 
 export function installPlugin(ctx: InstallContext): void {
@@ -252,6 +298,8 @@ export function installPlugin(ctx: InstallContext): void {
   const enabled = ourEnabledPlugins(settings.value).length > 0;
   // The marketplace is a clean runtime copy, not this checkout: Claude Code copies the whole folder
   // into its plugin cache and runs hooks from the source folder, so the clone can then be deleted.
+  const foreign = relative(sourceRoot, target) === '' ? undefined : foreignRuntimeDir(target);
+  if (foreign !== undefined) throw new InstallError(`${foreign}; the runtime is copied there: move it away, nothing was changed`);
   say(`${dryRun ? 'would copy' : 'copy'} runtime → ${target}`);
   if (!enabled) say(`${dryRun ? 'would run' : 'run'} claude plugin marketplace add ${target}; claude plugin install ${PLUGIN_ID}`);
   if (dryRun) return;
@@ -292,9 +340,10 @@ function runClaude(claude: string, args: string[], say: (line: string) => void, 
 }
 
 function writeSettings(configDir: string, previousText: string | undefined, value: Obj, backup = true): void {
-  const file = join(configDir, 'settings.json');
+  const link = join(configDir, 'settings.json');
+  const file = realPathOr(link); // a link is written through: its target gets the new text
   const mode = (statSafe(file)?.mode ?? 0o600) & 0o777;
-  if (backup && previousText !== undefined) writeFileAtomic(`${file}.ctxl-backup`, previousText, { mode: 0o600 });
+  if (backup && previousText !== undefined) writeFileAtomic(`${link}.ctxl-backup`, previousText, { mode: 0o600 });
   writeFileAtomic(file, `${JSON.stringify(value, null, detectIndent(previousText))}\n`, { mode });
 }
 

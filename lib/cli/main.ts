@@ -187,7 +187,11 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(outputFailed ? 1 : code),
   (error: unknown) => {
     const usage = error instanceof UsageError;
-    const known = usage || error instanceof InstallError;
+    // A file-system refusal (EACCES on a read-only folder, ENOSPC) is the user's to fix: its message
+    // names the path and the reason, and a stack would only hide it.
+    const io =
+      error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+    const known = usage || io || error instanceof InstallError;
     err(`ctxl: ${known ? (error as Error).message : `internal error: ${(error as Error).stack ?? String(error)}`}\n`);
     process.exit(usage ? 2 : 1);
   },

@@ -1,6 +1,7 @@
 // Pure edits of a settings.json object: add our hook groups, remove them again. A handler is ours when
-// its command runs a file in a `context-lifecycle/dist/` folder, so a moved or stale install is
-// recognised too. Everything else (other keys, the user's own hooks, their order) is left as it was.
+// its command runs a file in a folder named exactly `context-lifecycle`, in its `dist/` (so a moved or
+// stale install is recognised too, and `…/git-context-lifecycle/dist/x.mjs` of another tool is not).
+// Everything else (other keys, the user's own hooks, their order) is left as it was.
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -11,7 +12,7 @@ export interface HookGroup {
 }
 export type HooksByEvent = Record<string, HookGroup[]>;
 
-const OURS = /context-lifecycle[/\\]dist[/\\][a-z-]+\.mjs/;
+const OURS = /(?:^|[\s"'/\\])context-lifecycle[/\\]dist[/\\][a-z-]+\.mjs(?=["'\s]|$)/;
 export const isOurCommand = (command: unknown): boolean => typeof command === 'string' && OURS.test(command);
 
 /** Our hooks.json with `${CLAUDE_PLUGIN_ROOT}` replaced by an absolute, shell-quoted runtime path. */
@@ -25,6 +26,23 @@ export function resolveHooks(hooks: HooksByEvent, runtimeDir: string): HooksByEv
     }));
   }
   return out;
+}
+
+/**
+ * Why settings.json's `hooks` is not what Claude Code reads (an object of event → array of groups,
+ * each with a `hooks` array), or undefined when it is (or absent). We refuse to merge into it.
+ */
+export function hooksShapeProblem(settings: Obj): string | undefined {
+  const hooks = settings.hooks;
+  if (hooks === undefined) return undefined;
+  if (!isObj(hooks)) return '`hooks` is not an object';
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) return `\`hooks.${event}\` is not an array`;
+    for (const [i, group] of groups.entries()) {
+      if (!isObj(group) || !Array.isArray(group.hooks)) return `\`hooks.${event}[${i}]\` has no \`hooks\` array`;
+    }
+  }
+  return undefined;
 }
 
 export function removeOurHooks(settings: Obj): { settings: Obj; removed: number } {

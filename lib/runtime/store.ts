@@ -14,6 +14,7 @@ import {
   readdirSync,
   readFileSync,
   readSync,
+  realpathSync,
   renameSync,
   rmSync,
   type Stats,
@@ -208,6 +209,15 @@ export function readTextFile(file: string): string | undefined {
     return readFileSync(file, 'utf8');
   } catch {
     return undefined;
+  }
+}
+
+/** Where a path really is (a symlink's target, followed to the end), or the path itself if it does not exist. */
+export function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 

@@ -2,7 +2,7 @@
 // CLAUDE_CONFIG_DIR and CTXL_HOME: install keeps everything of the user's, is idempotent, backs up
 // and dry-runs; uninstall restores settings.json byte for byte; doctor's JSON contract; misuse exits 2.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEMP_LEFTOVER_MS } from '../../lib/archive/archive-store.ts';
@@ -255,6 +255,80 @@ describe('ctxl uninstall', () => {
   });
 });
 
+describe('install and uninstall leave what is not theirs alone', () => {
+  it('keeps another tool’s hook whose path merely contains context-lifecycle/dist', () => {
+    const other = { type: 'command', command: 'node /home/u/tools/git-context-lifecycle/dist/snapshot.mjs' };
+    const original = `${JSON.stringify({ hooks: { SessionEnd: [{ hooks: [other] }] } }, null, 2)}\n`;
+    const t = setup(original);
+    expectOk(t.cli('install'));
+    const s = JSON.parse(t.settingsText()) as { hooks: Record<string, Group[]> };
+    expect(s.hooks.SessionEnd?.[0]).toEqual({ hooks: [other] });
+    expectOk(t.cli('uninstall'));
+    expect(t.settingsText()).toBe(original);
+  });
+
+  it('keeps the first backup when installed twice and then edited', () => {
+    const original = `${JSON.stringify(USER_SETTINGS, null, 2)}\n`;
+    const t = setup(original);
+    expectOk(t.cli('install'));
+    expectOk(t.cli('install'));
+    expect(readFileSync(`${t.settingsPath}.ctxl-backup`, 'utf8')).toBe(original);
+    const s = JSON.parse(t.settingsText()) as Obj;
+    writeFileSync(t.settingsPath, JSON.stringify({ ...s, model: 'sonnet' }, null, 2));
+    expectOk(t.cli('uninstall'));
+    expect(readFileSync(`${t.settingsPath}.ctxl-backup`, 'utf8')).toBe(original);
+  });
+
+  it.each([
+    ['hooks an array', '{"hooks":[]}'],
+    ['hooks a string', '{"hooks":"x"}'],
+    ['hooks null', '{"hooks":null}'],
+    ['an event not an array', '{"hooks":{"Stop":"echo"}}'],
+    ['a group without a hooks array', '{"hooks":{"Stop":[{"command":"say done"}]}}'],
+  ])('refuses settings.json with %s, and changes nothing', (_name, text) => {
+    const t = setup(text);
+    const before = snapshotTree(t.home);
+    expectOneLineError(t.cli('install'), 1);
+    expect(snapshotTree(t.home)).toEqual(before);
+  });
+
+  it('writes through a settings.json that is a symlink, and keeps the link', () => {
+    const t = setup();
+    const dotfiles = join(t.home, 'dotfiles');
+    mkdirSync(dotfiles);
+    const original = `${JSON.stringify(USER_SETTINGS, null, 2)}\n`;
+    writeFileSync(join(dotfiles, 'claude-settings.json'), original);
+    symlinkSync(join(dotfiles, 'claude-settings.json'), t.settingsPath);
+    expectOk(t.cli('install'));
+    expect(lstatSync(t.settingsPath).isSymbolicLink()).toBe(true);
+    expect(ourHandlers(JSON.parse(readFileSync(join(dotfiles, 'claude-settings.json'), 'utf8')) as Obj).length).toBeGreaterThan(0);
+    expectOk(t.cli('uninstall'));
+    expect(lstatSync(t.settingsPath).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dotfiles, 'claude-settings.json'), 'utf8')).toBe(original);
+  });
+
+  it('never replaces or deletes a checkout or a folder of the user’s at the runtime path', () => {
+    const t = setup();
+    const target = join(t.config, 'context-lifecycle');
+    mkdirSync(target);
+    writeFileSync(join(target, 'NOTES.md'), 'mine\n');
+    expectOneLineError(t.cli('install'), 1);
+    expect(readFileSync(join(target, 'NOTES.md'), 'utf8')).toBe('mine\n');
+    // A clone at the runtime path, installed from there: uninstall leaves the clone.
+    rmSync(target, { recursive: true });
+    cpSync(repoRoot, target, { recursive: true, filter: (src) => !/[\\/](node_modules|\.cache|\.git)([\\/]|$)/.test(src) });
+    mkdirSync(join(target, '.git'), { recursive: true });
+    writeFileSync(join(target, 'NOTES.md'), 'mine\n');
+    const r = spawnSync(process.execPath, [join(target, 'dist', 'cli.mjs'), 'install'], { env: t.env, cwd: t.home, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expectOk(t.cli('uninstall'));
+    expect(readFileSync(join(target, 'NOTES.md'), 'utf8')).toBe('mine\n');
+    expect(existsSync(join(target, 'lib'))).toBe(true);
+    expect(existsSync(join(target, 'install.json'))).toBe(false);
+  });
+});
+
 describe('ctxl doctor --json', () => {
   const parse = (r: RunResult) => {
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -269,6 +343,21 @@ describe('ctxl doctor --json', () => {
     expect(report.ok).toBe(report.problems.length === 0);
     return report;
   };
+
+  it('reports a settings.json that is not an object, and hooks left unbound by a hand edit', () => {
+    const t = setup('null');
+    const r = t.cli('doctor', '--json');
+    expect(r.status).toBe(1);
+    expect(parse(r).problems.map((p) => p.code)).toContain('settings-invalid');
+    writeFileSync(t.settingsPath, '{}');
+    expectOk(t.cli('install'));
+    const s = JSON.parse(t.settingsText()) as { hooks: Record<string, Group[]> };
+    delete s.hooks.Stop;
+    writeFileSync(t.settingsPath, JSON.stringify(s, null, 2));
+    const after = t.cli('doctor', '--json');
+    expect(after.status).toBe(1);
+    expect(parse(after).problems.find((p) => p.code === 'missing-hook')?.message).toMatch(/^Stop not bound/);
+  });
 
   it('exits 1 with not-installed before install', () => {
     const t = setup(JSON.stringify({ model: 'opus' }));
