@@ -210,6 +210,8 @@ export async function recallCommand(
   const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
   const { query, results, hint } = await recallQuery(raw, env, options.limit);
   if (options.json) {
+    // The contract's shape stays `{query, results}`; a hint goes to stderr as one line.
+    if (hint !== undefined) cli.err(`ctxl: ${hint}\n`);
     cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, ...r }) => r) }));
     return;
   }

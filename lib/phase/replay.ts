@@ -22,16 +22,19 @@ export async function replayPhases(env: PhaseEnv, sessionId: string, transcriptP
   const existing = readPhaseFile(env.store, sessionId, env.log, env.now());
   if (hasPhases(existing)) return []; // tracked live
   let file: PhaseFile | undefined;
-  let last = env.now().toISOString();
+  // The clock is the entries' own: a line without a timestamp (a leading `summary` title) takes the
+  // last one seen, and lines before any timestamp do not start the phase file (it would begin today).
+  let last: string | undefined;
   const facts: FactRecord[] = [];
   const pending = new Map<string, PendingUse>();
   const chunker = emptyChunkerState();
-  const context: ChunkContext = { session: sessionId, project: env.project.root, phase: 'unknown', now: last, hash: chunkHash };
+  const context: ChunkContext = { session: sessionId, project: env.project.root, phase: 'unknown', now: env.now().toISOString(), hash: chunkHash };
   await advanceTranscript(transcriptPath, undefined, {
     visit: (line) => {
       for (const entry of line.entries) {
         if (entry.sidechain) continue;
         const t = entry.timestamp ?? last;
+        if (t === undefined) continue;
         last = t;
         file ??= newPhaseFile(t);
         if (entry.kind === 'user-text' && !entry.meta && !entry.text.trimStart().startsWith('<')) {
@@ -62,7 +65,7 @@ export async function replayPhases(env: PhaseEnv, sessionId: string, transcriptP
   });
   const replayed = file;
   if (replayed === undefined) return [];
-  const end = last;
+  const end = last ?? env.now().toISOString();
   await updatePhaseFile(env, sessionId, (current) => {
     Object.assign(current, replayed);
     current.due = current.tracker.spans.map((s) => s.n);

@@ -4,13 +4,14 @@ import { readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { toolPartId } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
+import { queryTerms } from '../archive/keywords.ts';
 import { openIndex } from '../index/manifest.ts';
 import { kindOrdinal } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { listDir, pathExists, type Store } from '../runtime/store.ts';
 import { pendingJobFor } from '../session/tool-archive.ts';
-import { isEmpty, parseQuery } from './query.ts';
+import { hasFilters, isEmpty, parseQuery, searchText } from './query.ts';
 import { renderResults } from './render.ts';
 import { type RecallResult, refreshForSearch, search } from './search.ts';
 import { decisionsMarkdown, phaseLedgersMarkdown, timelineMarkdown } from './views.ts';
@@ -34,8 +35,12 @@ export interface RecallEnv {
 
 export async function recallQuery(raw: string, env: RecallEnv, limit: number): Promise<{ query: string; results: RecallResult[]; hint?: string }> {
   const query = parseQuery(raw, env.now);
+  if (query.problems !== undefined) return { query: raw, results: [], hint: `${query.problems.join('; ')}.` };
   if (isEmpty(query))
     return { query: raw, results: [], hint: 'Give some words to look for, e.g. `/recall timeout config` or `/recall file:src/api.ts since:2d`.' };
+  // Words only, and none the index holds ("the", "???"): every chunk would score 0.
+  if (!hasFilters(query) && queryTerms(searchText(query)).length === 0)
+    return { query: raw, results: [], hint: 'Nothing to look for: only common words or punctuation. Give words that name it, e.g. `/recall timeout config`.' };
   const results = await search(query, {
     store: env.store,
     log: env.log,

@@ -7,8 +7,8 @@ const CHARS_PER_TOKEN = 4;
 
 export function renderResults(query: string, results: readonly RecallResult[], options: { budgetTokens?: number; showCommand: string }): string {
   const budget = (options.budgetTokens ?? DEFAULT_BUDGET_TOKENS) * CHARS_PER_TOKEN;
-  if (results.length === 0) return `No archived context matches \`${oneLine(query)}\`. Try other words, fewer filters, or \`--all-projects\`.`;
-  const lines = [`Recall for \`${oneLine(query)}\`: ${results.length} hit${results.length === 1 ? '' : 's'}, best first.`, ''];
+  if (results.length === 0) return `No archived context matches \`${echo(query)}\`. Try other words, fewer filters, or \`--all-projects\`.`;
+  const lines = [`Recall for \`${echo(query)}\`: ${results.length} hit${results.length === 1 ? '' : 's'}, best first.`, ''];
   let used = lines.join('\n').length;
   let shown = 0;
   // Room kept for the closing "(N more not shown…)" line, so the whole answer fits the budget.
@@ -40,3 +40,9 @@ export function renderResults(query: string, results: readonly RecallResult[], o
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** The query as echoed in a heading: one line, no backticks (it sits in a code span), at most 120 characters. */
+const QUERY_ECHO = 120;
+const echo = (q: string) => {
+  const s = oneLine(q).replace(/`/g, "'");
+  return s.length > QUERY_ECHO ? `${s.slice(0, QUERY_ECHO - 1)}…` : s;
+};

@@ -433,6 +433,26 @@ describe('ctxl ingest --ledgers', () => {
   });
 });
 
+describe('ingest --ledgers on a transcript that starts without a timestamp', () => {
+  it('dates the phases by the entries, not by the day of the ingest', () => {
+    const t = session();
+    const s = scriptedTranscript('titled-session', t.project, { start: Date.parse('2025-09-03T10:00:00Z'), stepMs: 20_000 });
+    s.user("Let's plan the export.");
+    s.user('Start implementing it.');
+    for (const f of ['src/export.ts', 'src/jsonl.ts', 'src/export.ts'])
+      s.tool('Edit', { file_path: join(t.project, f), old_string: 'a', new_string: 'b' }, 'ok');
+    const file = join(t.home, 'titled.jsonl');
+    s.write(file);
+    // A pre-2.x title line first, as real transcripts have: no timestamp.
+    writeFileSync(file, `${JSON.stringify({ type: 'summary', summary: 'Export work', leafUuid: 'x' })}\n${readFileSync(file, 'utf8')}`);
+    expect(runCli(['ingest', file, '--cwd', t.project, '--ledgers', '--json'], t.env, t.project).status).toBe(0);
+    const phase = JSON.parse(readFileSync(join(t.data, 'sessions', 'titled-session', 'phase.json'), 'utf8')) as {
+      tracker: { spans: Array<{ start: string }> };
+    };
+    for (const span of phase.tracker.spans) expect(span.start.slice(0, 10)).toBe('2025-09-03');
+  });
+});
+
 describe('review regressions', () => {
   const TOKEN = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
 

@@ -48,8 +48,14 @@ describe('parseQuery', () => {
     });
   });
 
-  it('keeps a filter with no value or a bad since: as a plain word', () => {
-    expect(parseQuery('session: since:soon', NOW)).toEqual({ words: ['session:', 'since:soon'], phrases: [] });
+  it('keeps a filter with no value as a plain word, and says what is wrong with a bad since: or phase:', () => {
+    expect(parseQuery('session: note:x', NOW)).toEqual({ words: ['session:', 'note:x'], phrases: [] });
+    const q = parseQuery('since:soon phase:lunch since:12/25 since:2026-13-45 timeout', NOW);
+    expect(q.words).toEqual(['timeout']);
+    expect(q.problems).toHaveLength(4);
+    expect(q.problems?.[0]).toMatch(/^`since:soon` is not a time/);
+    expect(q.problems?.[1]).toMatch(/^`phase:lunch` is not a phase: use planning, design/);
+    expect(parseQuery('phase:impl since:2025-06 x', NOW)).toMatchObject({ phase: 'implementation', since: '2025-06-01T00:00:00.000Z', words: ['x'] });
   });
 
   it('an unclosed quote runs to the end; an empty query is empty', () => {
@@ -284,6 +290,26 @@ describe('filters through the CLI', () => {
     expect(w.recall(['retry']).results.map((r) => r.sessionId)).toEqual(expect.arrayContaining([SID_OLD, SID_NEW]));
     expect(w.recall(['retry', 'since:2d']).results.every((r) => r.sessionId === SID_NEW)).toBe(true);
     expect(w.recall(['since:2025-01-01']).results).toHaveLength((w.totals[SID_OLD] as number) + (w.totals[SID_NEW] as number));
+  });
+
+  it('a query of common words or punctuation only, or a bad filter, gets a one-line hint, in JSON too', () => {
+    for (const words of [['the'], ['???'], ['and', 'or', 'not'], ['since:lastweek', 'retry'], ['phase:lunch']]) {
+      const md = w.cli(['recall', ...words]);
+      expect(md.status).toBe(0);
+      expect(md.stdout.trim().split('\n')).toHaveLength(1);
+      expect(md.stdout).toMatch(/^(Nothing to look for|`(since|phase):)/);
+      const json = w.cli(['recall', ...words, '--json']);
+      expect(JSON.parse(json.stdout)).toEqual({ query: words.join(' '), results: [] });
+      expect(json.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('echoes a long query shortened, so the results still fit', () => {
+    const long = ['retry', ...Array.from({ length: 1500 }, (_, i) => `w${i}`)];
+    const r = w.cli(['recall', ...long]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n')[0]?.length).toBeLessThan(200);
+    expect(r.stdout).toMatch(/\n1\. \*\*/);
   });
 
   it('file: matches a part of a file path of a tool call', () => {
