@@ -96,12 +96,13 @@ function readManifest(configDir: string): Manifest | undefined {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * Why the runtime folder must not be replaced or deleted: a git checkout (a clone placed there), or
+ * Why the runtime folder must not be replaced or deleted: a source checkout (a clone placed there), or
  * a folder holding something that is not an install of ours. Undefined when it is ours or absent.
  */
 function foreignRuntimeDir(target: string): string | undefined {
   if (!pathExists(target) || listDir(target).length === 0) return undefined;
-  if (pathExists(join(target, '.git'))) return `${target} is a git checkout`;
+  // A clone or an unpacked archive of the sources (the runtime copy has neither .git nor lib/).
+  if (pathExists(join(target, '.git')) || pathExists(join(target, 'lib'))) return `${target} is a source checkout`;
   const ours = pathExists(join(target, 'install.json')) || (pathExists(join(target, 'dist', 'cli.mjs')) && pathExists(join(target, 'hooks.json')));
   return ours ? undefined : `${target} exists and is not an install of context-lifecycle`;
 }

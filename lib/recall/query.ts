@@ -7,7 +7,7 @@ import { PHASES, parsePhaseName } from '../phase/signals.ts';
 export interface Query {
   words: string[];
   phrases: string[];
-  /** Filters whose value means nothing (`since:lastweek`, `type:nonsense`): said, not searched as words. */
+  /** Filters whose value means nothing (`since:lastweek`, `phase:lunch`): said, not searched as words. */
   problems?: string[];
   phase?: string;
   type?: string;
@@ -123,13 +123,5 @@ export function hasFilters(q: Query): boolean {
 }
 
 export function isEmpty(q: Query): boolean {
-  return (
-    q.words.length === 0 &&
-    q.phrases.length === 0 &&
-    q.phase === undefined &&
-    q.type === undefined &&
-    q.file === undefined &&
-    q.session === undefined &&
-    q.since === undefined
-  );
+  return q.words.length === 0 && q.phrases.length === 0 && !hasFilters(q);
 }
