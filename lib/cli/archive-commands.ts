@@ -10,7 +10,7 @@ import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-
 import { catchUpWithPhase } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { replayPhases } from '../phase/replay.ts';
-import { archiveStats, recallQuery, showMarkdown } from '../recall/recall.ts';
+import { archiveStats, recallMarkdown, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
 import { loadConfig } from '../runtime/config.ts';
 import type { Logger } from '../runtime/log.ts';
@@ -200,6 +200,9 @@ export function allTranscripts(env: Env): string[] {
   return out.sort();
 }
 
+/** `show <ref>`, or `stats`, `timeline`, `decisions` alone. */
+const RECALL_VIEWS = /^(?:show\s+\S+|stats|timeline|decisions)$/;
+
 export async function recallCommand(
   cli: CliEnv,
   words: readonly string[],
@@ -208,6 +211,12 @@ export async function recallCommand(
   const raw = words.join(' ');
   const projectRoot = findProjectRoot(options.cwd).root;
   const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
+  // What `/recall` takes besides a query (`show <ref>`, `stats`, `timeline`, `decisions`) reads the
+  // same typed here: as Markdown, the words they are are no search.
+  if (!options.json && RECALL_VIEWS.test(raw.trim())) {
+    cli.out(await recallMarkdown(raw, env));
+    return;
+  }
   const { query, results, hint } = await recallQuery(raw, env, options.limit);
   if (options.json) {
     // The contract's shape stays `{query, results}`; a hint goes to stderr as one line.

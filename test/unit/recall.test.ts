@@ -304,6 +304,20 @@ describe('filters through the CLI', () => {
     }
   });
 
+  it("takes /recall's other forms from a terminal too: stats, timeline, show <ref>", () => {
+    const stats = w.cli(['recall', 'stats']);
+    expect(stats.status).toBe(0);
+    expect(stats.stdout).toMatch(/^L2 archive for /);
+    expect(w.cli(['recall', 'timeline']).stdout).not.toMatch(/^Recall for /);
+    const ref = w.recall(['retry']).results[0]?.ref as string;
+    const show = w.cli(['recall', 'show', ref]);
+    expect(show.status).toBe(0);
+    expect(show.stdout).toBe(w.cli(['show', ref]).stdout);
+    expect(show.stdout).not.toMatch(/^Recall for /);
+    // With --json the words are a query, as the contract has it.
+    expect(JSON.parse(w.cli(['recall', 'stats', '--json']).stdout)).toMatchObject({ query: 'stats' });
+  });
+
   it('echoes a long query shortened, so the results still fit', () => {
     const long = ['retry', ...Array.from({ length: 1500 }, (_, i) => `w${i}`)];
     const r = w.cli(['recall', ...long]);
