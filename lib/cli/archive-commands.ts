@@ -10,7 +10,7 @@ import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-
 import { catchUpWithPhase } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { replayPhases } from '../phase/replay.ts';
-import { archiveStats, recallMarkdown, recallQuery, showMarkdown } from '../recall/recall.ts';
+import { archiveStats, isRecallView, recallMarkdown, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
 import { loadConfig } from '../runtime/config.ts';
 import type { Logger } from '../runtime/log.ts';
@@ -200,9 +200,6 @@ export function allTranscripts(env: Env): string[] {
   return out.sort();
 }
 
-/** `show <ref>`, or `stats`, `timeline`, `decisions` alone. */
-const RECALL_VIEWS = /^(?:show\s+\S+|stats|timeline|decisions)$/;
-
 export async function recallCommand(
   cli: CliEnv,
   words: readonly string[],
@@ -213,7 +210,7 @@ export async function recallCommand(
   const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
   // What `/recall` takes besides a query (`show <ref>`, `stats`, `timeline`, `decisions`) reads the
   // same typed here: as Markdown, the words they are are no search.
-  if (!options.json && RECALL_VIEWS.test(raw.trim())) {
+  if (!options.json && isRecallView(raw)) {
     cli.out(await recallMarkdown(raw, env));
     return;
   }

@@ -52,6 +52,11 @@ export async function recallQuery(raw: string, env: RecallEnv, limit: number): P
   return { query: raw, results };
 }
 
+/** Whether `raw` asks for a view, not a search: `show <ref>`, or `stats`, `timeline`, `decisions` alone. */
+export function isRecallView(raw: string): boolean {
+  return /^(?:show\s+\S+|stats|timeline|decisions)$/.test(raw.trim());
+}
+
 /** Everything `/recall …` can be asked, as Markdown. */
 export async function recallMarkdown(raw: string, env: RecallEnv): Promise<string> {
   // `/recall … --all-projects`: the only flag the command takes; everything else is the query.
