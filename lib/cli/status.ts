@@ -1,5 +1,6 @@
-// `ctxl status [--session ID] [--cwd DIR] [--json]`: the current session's phase, its context use in
-// four zones (a bar on a terminal, the numbers with --json) and how far its transcript was read.
+// `ctxl status [--session ID] [--cwd DIR] [--json]` and `/context-status`: the current session's
+// phase, its context use in four zones (a bar on a terminal, the numbers with --json) and how far
+// its transcript was read.
 
 import { join } from 'node:path';
 import { budgetJson, zoneBar, zoneLines } from '../context/budget.ts';
@@ -26,6 +27,11 @@ export interface StatusReport {
   closed: boolean | undefined;
   /** The four zones and the compression level as of the last turn; undefined before the first. */
   budget: ReturnType<typeof budgetJson> | undefined;
+}
+
+/** `/context-status` (or `/context-lifecycle:context-status`), answered by the UserPromptExpansion hook. */
+export function isStatusCommand(name: string | undefined): boolean {
+  return name === 'context-status' || name === 'context-lifecycle:context-status';
 }
 
 export function status(input: { env: Env; cwd: string; sessionId: string | undefined; now: Date }): StatusReport {

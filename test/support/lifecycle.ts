@@ -6,6 +6,10 @@
 //   C  a prompt with --resume A                       (the first request after the manual compaction)
 //   D  a new session with CLAUDE_CODE_AUTO_COMPACT_WINDOW=100000 where the mock reports 70,000 input
 //      tokens on the second tool turn, so the next request is preceded by an auto-compaction
+//   E  `/context-status` with --resume D                (answered by our UserPromptExpansion hook)
+//
+// The plain install goes into a home folder whose name has a space: every path it writes into
+// settings.json, commands and skills must survive that.
 //
 // All runs happen in beforeAll (they depend on each other); each `it` checks one claim.
 import { readFileSync } from 'node:fs';
@@ -42,6 +46,7 @@ export function lifecycleSuite(mode: InstallMode, options: LifecycleOptions = {}
     let manual: ClaudeResult;
     let resumed: ClaudeResult;
     let auto: ClaudeResult;
+    let statusRun: ClaudeResult;
     let sid: string;
     let autoSid: string;
     /** State right after run A, before later runs move it. */
@@ -52,11 +57,11 @@ export function lifecycleSuite(mode: InstallMode, options: LifecycleOptions = {}
     const hookArgs = () => (mode === 'plugin-dir' ? ['--plugin-dir', REPO_ROOT] : []);
     const claude = (label: string, prompt: string, args: string[], env: Record<string, string> = {}) =>
       runClaude({ bin, sandbox, mock, prompt, label, env, args: [...hookArgs(), ...args] });
-    const allRuns = () => [start, manual, resumed, auto];
+    const allRuns = () => [start, manual, resumed, auto, statusRun];
 
     beforeAll(async () => {
       mock = await MockAnthropic.start();
-      sandbox = makeSandbox(mode);
+      sandbox = makeSandbox(mode, mode === 'plain-install' ? 'home dir' : 'home');
       data = new CtxlData(sandbox.data);
       if (mode === 'plain-install') {
         install = await runCli(sandbox, ['install']);
@@ -92,6 +97,11 @@ export function lifecycleSuite(mode: InstallMode, options: LifecycleOptions = {}
       if (auto.sessionId === undefined) throw new Error(`run D failed\n${auto.describe()}`);
       autoSid = auto.sessionId;
       autoTranscript = readTranscript(transcriptPath(sandbox.configDir, sandbox.project, autoSid));
+
+      // E: the status command, in session D (measured: its Stop ran).
+      mock.script(text('STATUS-RELAYED'));
+      const statusCommand = mode === 'plugin-dir' ? '/context-lifecycle:context-status' : '/context-status';
+      statusRun = await claude('context-status', statusCommand, ['--resume', autoSid]);
     });
 
     afterAll(async () => {
@@ -115,6 +125,7 @@ export function lifecycleSuite(mode: InstallMode, options: LifecycleOptions = {}
       expect(start.json?.result).toBe('MARKER-DONE: printed the marker.');
       expect(resumed.json?.result).toBe('RESUMED-AFTER-COMPACT');
       expect(auto.json?.result).toBe('AUTO-DONE');
+      expect(statusRun.json?.result).toBe('STATUS-RELAYED');
       expect(mock.pending).toBe(0);
       expect(mock.problems).toEqual([]);
       // -p with DISABLE_NONESSENTIAL_TRAFFIC talks to /v1/messages only.
@@ -247,6 +258,23 @@ export function lifecycleSuite(mode: InstallMode, options: LifecycleOptions = {}
       expect(before.some((r) => requestIncludes(r, `${ADDITIONAL}${injected}`))).toBe(false);
       // The cursor saw the compaction (Stop ran after it).
       expect(data.cursor(autoSid)?.context.compactions).toBe(1);
+    });
+
+    it('/context-status put the session status into the request it sent, from our hook alone', () => {
+      const log = statusRun.debugLog;
+      expect(
+        runsOf(log, 'UserPromptExpansion').map((r) => r.status),
+        statusRun.debugFile,
+      ).toEqual([0]);
+      const request = statusRun.requests.find((r) => r.kind === 'messages');
+      const status = `UserPromptExpansion hook additional context: context-lifecycle · session ${autoSid}`;
+      expect(requestIncludes(request, status), statusRun.debugFile).toBe(true);
+      expect(requestIncludes(request, 'phase: ')).toBe(true);
+      // What session D's hooks recorded: its context use and its compaction.
+      expect(requestIncludes(request, ' tokens (')).toBe(true);
+      expect(requestIncludes(request, '1 compaction(s)')).toBe(true);
+      // No shell command ran for it (nothing to quote, nothing to permit).
+      expect(log).not.toMatch(/Shell command permission check failed|dist\/cli\.mjs status/);
     });
 
     it('SessionEnd marked each session closed', () => {

@@ -26,10 +26,11 @@ export interface Sandbox {
   cleanup(): void;
 }
 
-export function makeSandbox(label: string): Sandbox {
+/** `homeName`: the home folder's name (one with a space checks that every path we write is quoted). */
+export function makeSandbox(label: string, homeName = 'home'): Sandbox {
   // realpath: on macOS /tmp is a symlink and Claude Code records the resolved cwd.
   const root = realpathSync(mkdtempSync(join(tmpdir(), `ctxl-e2e-${label}-`)));
-  const home = join(root, 'home');
+  const home = join(root, homeName);
   const project = join(root, 'project');
   mkdirSync(home, { recursive: true });
   mkdirSync(project, { recursive: true });

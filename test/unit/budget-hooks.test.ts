@@ -911,4 +911,27 @@ describe('/recall stats and ctxl status show the zones', () => {
     const report = JSON.parse(status.stdout) as { budget: { level: number; levelName: string; zones: { working: { size: number } } } };
     expect(report.budget).toMatchObject({ level: 2, levelName: 'L1→L2', zones: { working: { size: 127_000 } } });
   });
+
+  it('/context-status gets the same status as context, from the hook (both command names)', () => {
+    const t = session();
+    t.prompt('Start.');
+    t.say('Started.');
+    t.stop();
+    t.prompt('Where are we?');
+    t.fill(80);
+    t.say('Here.');
+    t.stop();
+    const expected = runCli(['status', '--session', t.sid, '--cwd', t.project], t.env, t.project);
+    expect(expected.status).toBe(0);
+    for (const name of ['context-status', 'context-lifecycle:context-status']) {
+      const out = jsonOut(t.run('user-prompt-expansion', { hook_event_name: 'UserPromptExpansion', command_name: name, command_args: '' }));
+      const text = String((out?.hookSpecificOutput as Obj | undefined)?.additionalContext);
+      expect(text).toContain(`context-lifecycle · session ${t.sid}`);
+      expect(text).toMatch(/Working +[\d,]+ of 127,000 tokens \(80%\)/);
+      expect(text).toBe(expected.stdout.trimEnd());
+    }
+    // Any other command is not ours: nothing on stdout.
+    const other = t.run('user-prompt-expansion', { hook_event_name: 'UserPromptExpansion', command_name: 'context-statuses', command_args: '' });
+    expect(other.stdout).toBe('');
+  });
 });
