@@ -9,8 +9,8 @@ import { loadConfig } from '../runtime/config.ts';
 import { STALE_MS } from '../runtime/lock.ts';
 import { dataDir, type Env } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, pathExists, readTextFile, statSafe } from '../runtime/store.ts';
-import { runtimeDir } from './install.ts';
-import { countOurHooks, isOurCommand, ourEnabledPlugins } from './settings-merge.ts';
+import { runtimeDir, unrunnablePath } from './install.ts';
+import { commandFile, countOurHooks, isOurCommand, ourEnabledPlugins } from './settings-merge.ts';
 
 export interface Problem {
   code: string;
@@ -116,9 +116,11 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
   // Plain install: every bound command must point at a file that exists, and so must the program
   // that file runs (dist/programs/<name>-<hash>.js).
   if (plain.size > 0) {
+    const unrunnable = unrunnablePath(runtimeDir(input.configDir));
+    if (unrunnable !== undefined) add('unrunnable-path', unrunnable, 'move the config folder (CLAUDE_CONFIG_DIR) to a path without a backslash');
     const cli = join(runtimeDir(input.configDir), 'dist', 'cli.mjs');
     for (const command of boundCommands(settings)) {
-      const file = /"([^"]+\.mjs)"/.exec(command)?.[1];
+      const file = commandFile(command);
       if (file === undefined) continue;
       if (!pathExists(file)) {
         add('missing-runtime', `a hook points at ${file}, which does not exist`, 'run `ctxl install` again from a checkout');

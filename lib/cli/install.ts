@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import * as z from 'zod/mini';
 import {
   copyTree,
@@ -107,9 +107,17 @@ function foreignRuntimeDir(target: string): string | undefined {
   return ours ? undefined : `${target} exists and is not an install of context-lifecycle`;
 }
 
+/** Why Node could not run our hooks from `dir`, or undefined: on POSIX it percent-encodes a backslash, then refuses the path. */
+export function unrunnablePath(dir: string): string | undefined {
+  if (sep !== '/' || !dir.includes('\\')) return undefined;
+  return `${dir} holds a backslash, and Node runs no ES module from such a path (ERR_INVALID_MODULE_SPECIFIER); use a config folder without one`;
+}
+
 export function installPlain(ctx: InstallContext): void {
   const { sourceRoot, configDir, dryRun, say } = ctx;
   const target = runtimeDir(configDir);
+  const unrunnable = unrunnablePath(target);
+  if (unrunnable !== undefined) throw new InstallError(`${unrunnable}, nothing was changed`);
   for (const item of ['dist/cli.mjs', 'hooks.json', 'commands', 'skills']) {
     if (!pathExists(join(sourceRoot, item)))
       throw new InstallError(`${join(sourceRoot, item)} is missing: run this from a complete checkout (or run npm run build)`);
@@ -193,29 +201,34 @@ function stageRuntime(sourceRoot: string, target: string): void {
   const staging = `${target}.new-${process.pid}`;
   removePath(staging);
   ensureDir(staging, 0o755);
-  for (const item of RUNTIME_ITEMS) {
-    const from = join(sourceRoot, item);
-    const stat = statSafe(from);
-    if (stat === undefined) continue;
-    if (stat.isDirectory()) copyTree(from, join(staging, item));
-    else writeFileAtomic(join(staging, item), readTextFile(from) ?? '', { mode: 0o644 });
+  // A refusal part way (EACCES, ENOSPC) leaves no staging folder behind; the files already moved
+  // are whole (each one's rename is atomic), and a second install finishes the job.
+  try {
+    for (const item of RUNTIME_ITEMS) {
+      const from = join(sourceRoot, item);
+      const stat = statSafe(from);
+      if (stat === undefined) continue;
+      if (stat.isDirectory()) copyTree(from, join(staging, item));
+      else writeFileAtomic(join(staging, item), readTextFile(from) ?? '', { mode: 0o644 });
+    }
+    const pkg = { name: 'context-lifecycle', version: packageVersion(sourceRoot), private: true, license: 'MIT' };
+    writeFileAtomic(join(staging, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`, { mode: 0o644 });
+    // File by file, each rename atomic: a hook starting meanwhile finds its file, old or new, never none.
+    // Deepest first: dist/programs/<name>-<hash>.js is in place before the dist/<name>.mjs that runs it.
+    const staged = new Set(listFiles(staging));
+    const depth = (rel: string) => rel.split(/[\\/]/).length;
+    for (const rel of [...staged].sort((a, b) => depth(b) - depth(a) || a.localeCompare(b))) {
+      ensureDir(dirname(join(target, rel)), 0o755);
+      renamePath(join(staging, rel), join(target, rel));
+    }
+    const superseded = listFiles(target).filter((rel) => !staged.has(rel) && rel !== 'install.json');
+    // A hook that read an old loader just before its rename opens that loader's program a few ms
+    // later: old files go after a pause, not at once.
+    if (superseded.length > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SUPERSEDED_GRACE_MS);
+    for (const rel of superseded) removePath(join(target, rel));
+  } finally {
+    removePath(staging);
   }
-  const pkg = { name: 'context-lifecycle', version: packageVersion(sourceRoot), private: true, license: 'MIT' };
-  writeFileAtomic(join(staging, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`, { mode: 0o644 });
-  // File by file, each rename atomic: a hook starting meanwhile finds its file, old or new, never none.
-  // Deepest first: dist/programs/<name>-<hash>.js is in place before the dist/<name>.mjs that runs it.
-  const staged = new Set(listFiles(staging));
-  const depth = (rel: string) => rel.split(/[\\/]/).length;
-  for (const rel of [...staged].sort((a, b) => depth(b) - depth(a) || a.localeCompare(b))) {
-    ensureDir(dirname(join(target, rel)), 0o755);
-    renamePath(join(staging, rel), join(target, rel));
-  }
-  const superseded = listFiles(target).filter((rel) => !staged.has(rel) && rel !== 'install.json');
-  // A hook that read an old loader just before its rename opens that loader's program a few ms
-  // later: old files go after a pause, not at once.
-  if (superseded.length > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SUPERSEDED_GRACE_MS);
-  for (const rel of superseded) removePath(join(target, rel));
-  removePath(staging);
 }
 
 export function uninstall(ctx: Omit<InstallContext, 'sourceRoot'>): void {
@@ -290,6 +303,8 @@ function restoreSettings(configDir: string, original: string | null | undefined)
 export function installPlugin(ctx: InstallContext): void {
   const { sourceRoot, configDir, dryRun, say } = ctx;
   const target = runtimeDir(configDir);
+  const unrunnable = unrunnablePath(target);
+  if (unrunnable !== undefined) throw new InstallError(`${unrunnable}, nothing was changed`);
   const settings = readSettings(configDir);
   if (countOurHooks(settings.value).size > 0) {
     throw new InstallError('already installed into settings.json; every hook would run twice. Run `ctxl uninstall` first');

@@ -28,6 +28,12 @@ export function resolveHooks(hooks: HooksByEvent, runtimeDir: string): HooksByEv
   return out;
 }
 
+/** The file a command runs: the first double-quoted `.mjs` path, unescaped (the inverse of resolveHooks). */
+export function commandFile(command: string): string | undefined {
+  const quoted = /"((?:[^"\\]|\\.)+?\.mjs)"/.exec(command)?.[1];
+  return quoted?.replace(/\\(.)/g, '$1');
+}
+
 /**
  * Why settings.json's `hooks` is not what Claude Code reads (an object of event → array of groups,
  * each with a `hooks` array), or undefined when it is (or absent). We refuse to merge into it.

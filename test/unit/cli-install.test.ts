@@ -132,6 +132,55 @@ describe('ctxl install', () => {
     expect(parsed.hookSpecificOutput.hookEventName).toBe('SessionStart');
   });
 
+  it('a config path with a space, $, a quote and a backtick: the bound commands run through a shell, and doctor is happy', () => {
+    const t = setup();
+    const config = join(t.home, 'my "odd" $HOME `dir`', '.claude');
+    mkdirSync(config, { recursive: true });
+    const env = { ...t.env, CLAUDE_CONFIG_DIR: config };
+    expectOk(runCli(['install'], env, t.home));
+    const settings = JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8')) as Obj;
+    const start = ourHandlers(settings).find((h) => h.event === 'SessionStart');
+    expect(start).toBeDefined();
+    // As Claude Code runs it: through a shell.
+    const out = spawnSync('/bin/sh', ['-c', start?.command ?? 'false'], {
+      input: JSON.stringify({ session_id: 's', transcript_path: join(t.home, 'none.jsonl'), cwd: t.home, hook_event_name: 'SessionStart', source: 'startup' }),
+      env,
+      cwd: t.home,
+      encoding: 'utf8',
+    });
+    expect(out.stderr).toBe('');
+    expect(JSON.parse(out.stdout)).toMatchObject({ hookSpecificOutput: { hookEventName: 'SessionStart' } });
+    const doctor = runCli(['doctor', '--json'], env, t.home);
+    expect(JSON.parse(doctor.stdout)).toEqual({ ok: true, problems: [] });
+  });
+
+  it('refuses a config path with a backslash (Node runs no ES module from one), changing nothing', () => {
+    const t = setup();
+    const config = join(t.home, 'back\\slash', '.claude');
+    mkdirSync(config, { recursive: true });
+    const before = snapshotTree(t.home);
+    const r = runCli(['install'], { ...t.env, CLAUDE_CONFIG_DIR: config }, t.home);
+    expectOneLineError(r, 1);
+    expect(r.stderr).toMatch(/holds a backslash.*nothing was changed/);
+    expect(snapshotTree(t.home)).toEqual(before);
+  });
+
+  it('a copy refused part way leaves no staging folder, and the next install completes', () => {
+    const t = setup();
+    expectOk(t.cli('install'));
+    // A folder where a runtime file goes: its rename fails (as EACCES or ENOSPC would, which root cannot provoke).
+    const blocker = join(t.config, 'context-lifecycle', 'dist', 'cli.mjs');
+    rmSync(blocker);
+    mkdirSync(join(blocker, 'inside'), { recursive: true });
+    const r = t.cli('install');
+    expect(r.status).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^ctxl: .*cli\.mjs/)]);
+    expect(listFiles(t.config).filter((f) => f.includes('context-lifecycle.new-'))).toEqual([]);
+    rmSync(blocker, { recursive: true });
+    expectOk(t.cli('install'));
+    expect(JSON.parse(t.cli('doctor', '--json').stdout)).toEqual({ ok: true, problems: [] });
+  });
+
   it('is idempotent: installing twice gives byte-identical settings and one set of hooks', () => {
     const t = setup(`${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
     expectOk(t.cli('install'));
