@@ -7,6 +7,7 @@
 import type { Entry } from '../transcript/entries.ts';
 import { filesOf } from '../transcript/tool-input.ts';
 import { CHUNK_VERSION, type Chunk, type ChunkType } from './chunk-file.ts';
+import { typedText } from './client-markup.ts';
 import { keywords } from './keywords.ts';
 import { redactText } from './redact.ts';
 
@@ -40,14 +41,16 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
   const out: Chunk[] = [];
   for (const entry of entries) {
     switch (entry.kind) {
-      case 'user-text':
-        if (!entry.meta && entry.text.trim() !== '') out.push(...simple('user', entry, entry.text, ctx));
+      case 'user-text': {
+        const text = entry.meta ? '' : typedText(entry.text);
+        if (text.trim() !== '') out.push(...simple('user', entry, ctx, text));
         break;
+      }
       case 'assistant-text':
-        if (entry.text.trim() !== '') out.push(...simple('assistant', entry, entry.text, ctx));
+        if (entry.text.trim() !== '') out.push(...simple('assistant', entry, ctx));
         break;
       case 'compact-summary':
-        out.push(...simple('summary', entry, entry.text, ctx));
+        out.push(...simple('summary', entry, ctx));
         break;
       case 'tool-use':
         // Redacted now: the pending call is saved in cursor.json until its result arrives.
@@ -77,8 +80,10 @@ function redactInput(value: unknown, key = '', depth = 0): unknown {
 }
 const PENDING_STRING_CHARS = 4 * INPUT_CHARS;
 
-function simple(type: ChunkType, entry: Entry, rawText: string, ctx: ChunkContext): Chunk[] {
-  const text = redactText(rawText);
+/** `shown`: the text to archive, when it is not the entry's own (its identity stays the entry's). */
+function simple(type: ChunkType, entry: Entry & { text: string }, ctx: ChunkContext, shown = entry.text): Chunk[] {
+  const rawText = entry.text;
+  const text = redactText(shown);
   // A line's later text blocks are chunks of their own: with the line's uuid alone they would share
   // the first one's id and replace it.
   const block = entry.kind === 'user-text' || entry.kind === 'assistant-text' ? entry.block : undefined;

@@ -218,7 +218,7 @@ export async function recallCommand(
   if (options.json) {
     // The contract's shape stays `{query, results}`; a hint goes to stderr as one line.
     if (hint !== undefined) cli.err(`ctxl: ${hint}\n`);
-    cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, ...r }) => r) }));
+    cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, subagent: _subagent, ...r }) => r) }));
     return;
   }
   cli.out(hint ?? renderResults(query, results, { showCommand: 'ctxl show' }));

@@ -95,6 +95,7 @@ export function findChunk(store: Store, ref: string): Chunk | undefined {
 const SHOW_MAX_CHARS = 9_000; // what a hook may inject stays under Claude Code's 10,000-character cap
 
 export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CHARS): string {
+  if (ref.trim() === '') return 'No archived chunk named: give a ref, as in `show <ref>`. Refs come from `/recall <words>` results.';
   const chunk = findChunk(env.store, ref);
   if (chunk === undefined) {
     // A stubbed large output is chunked by a detached process a moment after its stub names it.
@@ -102,7 +103,7 @@ export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CH
       ? `No archived chunk \`${ref}\` yet: large outputs are still being archived. Try again in a few seconds.`
       : `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
   }
-  const head = `**${chunk.title}** (${chunk.type}${chunk.tool === undefined ? '' : ` ${chunk.tool}`}, ${chunk.timestamp}, session ${chunk.session})${chunk.part === undefined ? '' : `, part ${chunk.part[0]} of ${chunk.part[1]}`}`;
+  const head = `**${chunk.title}** (${chunk.type}${chunk.tool === undefined ? '' : ` ${chunk.tool}`}${chunk.sidechain === true ? ' in a subagent' : ''}, ${chunk.timestamp}, session ${chunk.session})${chunk.part === undefined ? '' : `, part ${chunk.part[0]} of ${chunk.part[1]}`}`;
   const body =
     chunk.text.length > maxChars
       ? `${chunk.text.slice(0, maxChars)}\n… (${chunk.text.length - maxChars} more characters: \`ctxl show ${chunk.id}\` prints all)`

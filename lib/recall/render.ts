@@ -14,7 +14,7 @@ export function renderResults(query: string, results: readonly RecallResult[], o
   // Room kept for the closing "(N more not shown…)" line, so the whole answer fits the budget.
   const trailer = `\n(${results.length} more not shown: token budget)`.length;
   for (const [i, r] of results.entries()) {
-    const what = r.type === 'tool' ? `tool ${r.tool ?? ''}`.trim() : r.type;
+    const what = `${r.type === 'tool' ? `tool ${r.tool ?? ''}`.trim() : r.type}${r.subagent === true ? ' in a subagent' : ''}`;
     const block = [
       `${i + 1}. **${oneLine(r.title)}** (${what}, ${r.timestamp.slice(0, 16).replace('T', ' ')}, session ${r.sessionId.slice(0, 8)}${r.phase !== 'unknown' ? `, ${r.phase}` : ''})`,
       `   ${r.snippet}`,

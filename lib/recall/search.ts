@@ -36,6 +36,8 @@ export interface RecallResult {
   snippet: string;
   tool?: string;
   files: string[];
+  /** Said or done in a subagent (a sidechain), not in the main conversation. */
+  subagent?: true;
 }
 
 export interface SearchScope {
@@ -554,6 +556,7 @@ function toResult(chunk: Chunk, score: number, needles: readonly string[]): Reca
     files: chunk.files,
   };
   if (chunk.tool !== undefined) result.tool = chunk.tool;
+  if (chunk.sidechain === true) result.subagent = true;
   return result;
 }
 

@@ -263,6 +263,10 @@ describe('finding a planted fact', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^No archived chunk `nonexistent`/);
     expect(w.cli(['show', '../../etc/passwd']).status).toBe(1);
+    // No ref at all: says what to give, not "No archived chunk ``".
+    const empty = w.cli(['show', '']);
+    expect(empty.status).toBe(1);
+    expect(empty.stdout).toMatch(/^No archived chunk named: give a ref, as in `show <ref>`/);
   });
 });
 
@@ -453,6 +457,12 @@ describe('renderResults', () => {
     expect(md).not.toContain('more not shown');
     expect(md).toContain('(tool Bash, 2025-06-15 11:00, session aaaa1111, implementation)');
     expect(md).toContain('(assistant, 2025-06-15 11:00, session aaaa1111)');
+  });
+
+  it('says when a hit was said or done in a subagent, not in the main conversation', () => {
+    const md = renderResults('q', [fakeResult(0, { type: 'user', subagent: true }), fakeResult(1, { subagent: true })], { showCommand: '/recall show' });
+    expect(md).toContain('(user in a subagent, 2025-06-15 11:00, session aaaa1111, implementation)');
+    expect(md).toContain('(tool Bash in a subagent, 2025-06-15 11:00');
   });
 
   it('a custom budget bounds the output too', () => {

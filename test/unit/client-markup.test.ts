@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { chunksFromEntries, emptyChunkerState } from '../../lib/archive/chunker.ts';
+import { typedText } from '../../lib/archive/client-markup.ts';
+import { entriesOf } from '../../lib/transcript/entries.ts';
+
+describe('typedText: the client markup of slash commands, as the user typed and saw them', () => {
+  it('a command with arguments (2.x: message first, then name and args)', () => {
+    const text =
+      '<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app by Next.js</command-args>';
+    expect(typedText(text)).toBe('/orchestrator create TODO app by Next.js');
+  });
+
+  it('an older layout, indented, with no arguments', () => {
+    expect(
+      typedText('<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args></command-args>'),
+    ).toBe('/compact');
+  });
+
+  it('a name without its slash, with contents, and text around the tags', () => {
+    const text =
+      '<command-name>test-command</command-name><command-args>--verbose</command-args><command-message>Running</command-message><command-contents>{"x": 1}</command-contents> and more';
+    expect(typedText(text)).toBe('/test-command --verbose\n\n{"x": 1}\n\nand more');
+  });
+
+  it("a local command's output without its wrapper; an empty one is nothing", () => {
+    expect(typedText('<local-command-stdout>Compacted (ctrl+o to see full summary)</local-command-stdout>')).toBe('Compacted (ctrl+o to see full summary)');
+    expect(typedText('<local-command-stdout></local-command-stdout>')).toBe('');
+  });
+
+  it('other text stays as it is, tags written in prose included', () => {
+    expect(typedText('Fix the parser.')).toBe('Fix the parser.');
+    expect(typedText('what does <command-name> mean in the transcript?')).toBe('what does <command-name> mean in the transcript?');
+  });
+});
+
+describe('archived user chunks', () => {
+  const ctx = { session: 's', project: 'p', phase: 'unknown', hash: (s: string) => s.slice(0, 60), now: '2026-11-30T00:00:00.000Z' };
+  const user = (uuid: string, content: string) => ({ type: 'user', uuid, timestamp: '2026-11-30T00:00:00.000Z', message: { role: 'user', content } });
+
+  it('a typed command is archived as typed, under the id it always had; an empty local output is not archived', () => {
+    const entries = [
+      ...entriesOf(user('u1', '<command-message>recall</command-message>\n<command-name>/recall</command-name>\n<command-args>retry budget</command-args>'))
+        .entries,
+      ...entriesOf(user('u2', '<local-command-stdout></local-command-stdout>')).entries,
+      ...entriesOf(user('u3', '<local-command-stdout>Total cost: $0.12</local-command-stdout>')).entries,
+    ];
+    const chunks = chunksFromEntries(entries, emptyChunkerState(), ctx);
+    expect(chunks.map((c) => c.text)).toEqual(['/recall retry budget', 'Total cost: $0.12']);
+    expect(chunks[0]?.id).toBe(ctx.hash('user|s|u1|0'));
+    expect(chunks[0]?.keywords).not.toContain('command-name');
+  });
+});
