@@ -3,26 +3,55 @@
 // commands (/compact, /cost) inside `<local-command-stdout>`. L2 keeps them as the user typed and
 // saw them: the tag names were words of every such chunk ("command", "message", "args" matched any
 // query about commands), the "x is running…" message is the client's, and an empty wrapper made a
-// chunk of nothing. Pure.
+// chunk of nothing. Only a text that starts with the markup is the client's: a prompt that merely
+// mentions the tags stays as written. Scans with indexOf: linear on any input. Pure.
 
-const TAG = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`);
-const NAME = TAG('command-name');
-const ARGS = TAG('command-args');
-const CONTENTS = TAG('command-contents');
-const COMMAND_TAGS = /<(command-(?:name|message|args|contents))>[\s\S]*?<\/\1>/g;
-const LOCAL_OUTPUT = /<\/?local-command-(?:stdout|stderr)>/g;
+const LOCAL = /^<(local-command-(?:stdout|stderr))>([\s\S]*)<\/\1>$/;
 
 /** A user entry's text as typed (`/x args`) or as printed (a local command's output); other text as is. */
 export function typedText(text: string): string {
-  if (!text.includes('<command-') && !text.includes('<local-command-')) return text;
-  let out = text.replace(LOCAL_OUTPUT, '');
-  const name = NAME.exec(out)?.[1]?.trim();
-  if (name !== undefined && name !== '') {
-    const args = ARGS.exec(out)?.[1]?.trim() ?? '';
-    const contents = CONTENTS.exec(out)?.[1]?.trim() ?? '';
-    const rest = out.replace(COMMAND_TAGS, '').trim();
-    const typed = `${name.startsWith('/') ? name : `/${name}`}${args === '' ? '' : ` ${args}`}`;
-    out = [typed, contents, rest].filter((s) => s !== '').join('\n\n');
+  const trimmed = text.trim();
+  if (trimmed.startsWith('<local-command-')) {
+    const local = LOCAL.exec(trimmed);
+    return local === null ? text : (local[2] as string).trim();
   }
-  return out.trim();
+  if (!trimmed.startsWith('<command-name>') && !trimmed.startsWith('<command-message>')) return text;
+  // The name and the message are the client's own words: the first close ends them. The arguments
+  // and contents are what the user typed, which may hold a closing tag: the last close ends them.
+  const name = element(trimmed, 'command-name', false);
+  if (name === undefined || name.inner.trim() === '') return text;
+  const parts = [name, element(trimmed, 'command-message', false), element(trimmed, 'command-args', true), element(trimmed, 'command-contents', true)]
+    .filter((p) => p !== undefined)
+    .sort((a, b) => a.start - b.start);
+  if (parts.some((p, i) => i > 0 && p.start < (parts[i - 1] as Element).end)) return text; // tangled: keep it whole
+  const args = parts.find((p) => p.tag === 'command-args')?.inner.trim() ?? '';
+  const contents = parts.find((p) => p.tag === 'command-contents')?.inner.trim() ?? '';
+  let rest = '';
+  let at = 0;
+  for (const p of parts) {
+    rest += trimmed.slice(at, p.start);
+    at = p.end;
+  }
+  rest = (rest + trimmed.slice(at)).trim();
+  const command = name.inner.trim();
+  const typed = `${command.startsWith('/') ? command : `/${command}`}${args === '' ? '' : ` ${args}`}`;
+  return [typed, contents, rest].filter((s) => s !== '').join('\n\n');
+}
+
+interface Element {
+  tag: string;
+  start: number;
+  end: number;
+  inner: string;
+}
+
+function element(text: string, tag: string, lastClose: boolean): Element | undefined {
+  const open = `<${tag}>`;
+  const close = `</${tag}>`;
+  const start = text.indexOf(open);
+  if (start === -1) return undefined;
+  const from = start + open.length;
+  const stop = lastClose ? text.lastIndexOf(close) : text.indexOf(close, from);
+  if (stop < from) return undefined;
+  return { tag, start, end: stop + close.length, inner: text.slice(from, stop) };
 }

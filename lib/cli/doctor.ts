@@ -115,9 +115,10 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
 
   // Plain install: every bound command must point at a file that exists, and so must the program
   // that file runs (dist/programs/<name>-<hash>.js).
+  // A plugin runs from the plugin cache under the config folder, a plain install from its runtime copy there.
+  const unrunnable = plain.size > 0 || plugins.length > 0 ? unrunnablePath(runtimeDir(input.configDir)) : undefined;
+  if (unrunnable !== undefined) add('unrunnable-path', unrunnable, 'move the config folder (CLAUDE_CONFIG_DIR) to a path without a backslash');
   if (plain.size > 0) {
-    const unrunnable = unrunnablePath(runtimeDir(input.configDir));
-    if (unrunnable !== undefined) add('unrunnable-path', unrunnable, 'move the config folder (CLAUDE_CONFIG_DIR) to a path without a backslash');
     const cli = join(runtimeDir(input.configDir), 'dist', 'cli.mjs');
     for (const command of boundCommands(settings)) {
       const file = commandFile(command);

@@ -199,10 +199,12 @@ const SUPERSEDED_GRACE_MS = 1000;
  */
 function stageRuntime(sourceRoot: string, target: string): void {
   const staging = `${target}.new-${process.pid}`;
+  const upgrade = pathExists(target);
   removePath(staging);
   ensureDir(staging, 0o755);
-  // A refusal part way (EACCES, ENOSPC) leaves no staging folder behind; the files already moved
-  // are whole (each one's rename is atomic), and a second install finishes the job.
+  // A refusal part way (EACCES, ENOSPC) leaves no staging folder behind. An upgrade keeps the files
+  // already moved (each rename is atomic, old and new programs coexist) and the next install
+  // finishes it; a first install removes its half copy, which nothing would own.
   try {
     for (const item of RUNTIME_ITEMS) {
       const from = join(sourceRoot, item);
@@ -226,6 +228,9 @@ function stageRuntime(sourceRoot: string, target: string): void {
     // later: old files go after a pause, not at once.
     if (superseded.length > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SUPERSEDED_GRACE_MS);
     for (const rel of superseded) removePath(join(target, rel));
+  } catch (error) {
+    if (!upgrade) removePath(target);
+    throw error;
   } finally {
     removePath(staging);
   }

@@ -181,6 +181,44 @@ describe('ctxl install', () => {
     expect(JSON.parse(t.cli('doctor', '--json').stdout)).toEqual({ ok: true, problems: [] });
   });
 
+  // Root cannot be refused a rename by permissions; strace can fail one (skipped where it is missing).
+  const strace = spawnSync('strace', ['-V'], { encoding: 'utf8' }).status === 0;
+  it.skipIf(!strace)('a first install refused part way (the 20th rename fails) leaves no half copy, and the next install completes', () => {
+    const t = setup();
+    const r = spawnSync(
+      'strace',
+      [
+        '-f',
+        '-qq',
+        '-o',
+        '/dev/null',
+        '-e',
+        'trace=rename,renameat,renameat2',
+        '-e',
+        'inject=rename,renameat,renameat2:error=ENOSPC:when=20',
+        process.execPath,
+        join(repoRoot, 'dist', 'cli.mjs'),
+        'install',
+      ],
+      { env: t.env, cwd: t.home, encoding: 'utf8' },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^ctxl: ENOSPC/);
+    expect(listFiles(t.config)).toEqual([]);
+    expectOk(t.cli('install'));
+    expect(JSON.parse(t.cli('doctor', '--json').stdout)).toEqual({ ok: true, problems: [] });
+  });
+
+  it('doctor flags a plugin under a config path with a backslash (Node cannot run it from there)', () => {
+    const t = setup();
+    const config = join(t.home, 'a\\b', '.claude');
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, 'settings.json'), JSON.stringify({ enabledPlugins: { 'context-lifecycle@context-lifecycle': true } }));
+    const r = runCli(['doctor', '--json'], { ...t.env, CLAUDE_CONFIG_DIR: config }, t.home);
+    expect(r.status).toBe(1);
+    expect((JSON.parse(r.stdout) as { problems: Array<{ code: string }> }).problems.map((p) => p.code)).toContain('unrunnable-path');
+  });
+
   it('is idempotent: installing twice gives byte-identical settings and one set of hooks', () => {
     const t = setup(`${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
     expectOk(t.cli('install'));

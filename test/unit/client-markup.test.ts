@@ -30,6 +30,22 @@ describe('typedText: the client markup of slash commands, as the user typed and 
   it('other text stays as it is, tags written in prose included', () => {
     expect(typedText('Fix the parser.')).toBe('Fix the parser.');
     expect(typedText('what does <command-name> mean in the transcript?')).toBe('what does <command-name> mean in the transcript?');
+    const mention =
+      "Why does my hook parser drop the user's words? The transcript line has <command-name>/compact</command-name> and then <command-args></command-args>, and my regex keeps only the first tag.";
+    expect(typedText(mention)).toBe(mention);
+    const output = 'The client wraps it as <local-command-stdout>Compacted</local-command-stdout>, see?';
+    expect(typedText(output)).toBe(output);
+  });
+
+  it('arguments that hold a closing tag are kept whole', () => {
+    const text = '<command-message>recall</command-message>\n<command-name>/recall</command-name>\n<command-args>what does </command-args> mean</command-args>';
+    expect(typedText(text)).toBe('/recall what does </command-args> mean');
+  });
+
+  it('many unclosed tags (a pasted log of 5 MB) come back whole, in one pass', () => {
+    // A regex search per tag from every start was quadratic here: minutes, past the test's timeout.
+    const text = `<command-name>/x</command-name>${'<command-args>'.repeat(400_000)}`;
+    expect(typedText(text)).toBe(`/x\n\n${'<command-args>'.repeat(400_000)}`);
   });
 });
 
