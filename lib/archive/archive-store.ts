@@ -61,6 +61,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   const dir = archiveDir(store, sessionId);
   const writes: Array<{ id: string; file: string; text: string; chunk: Chunk; fresh: boolean }> = [];
   const write = (id: string, file: string, chunk: Chunk, fresh = false) => writes.push({ id, file, text: renderChunk(chunk), chunk, fresh });
+  const firstParts = new Map<string, Chunk | undefined>(); // part 1 of a full output, read once per call
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
     // Most chunks are new: an existence check costs less than a failed read (an exception each).
@@ -69,7 +70,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     const parsed = queued !== undefined ? { ok: true as const, chunk: queued } : existing === undefined ? undefined : parseChunk(existing);
     if (parsed?.ok !== true) {
       // New, or corrupt (replaced by the fresh one).
-      write(chunk.id, file, chunk, true);
+      write(chunk.id, file, fullOutput === true ? withFirstPartUuids(store, sessionId, chunk, hash, writes, firstParts) : chunk, true);
       result.added += 1;
       continue;
     }
@@ -135,6 +136,34 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   }
   store.appendLines(catalogFile(store, sessionId), changed.map(line));
   return result;
+}
+
+/**
+ * A later part of a full output, new on disk, takes the uuids and phase of its first part when the
+ * transcript pass has already archived that one (the preview it saw became part 1): without them
+ * the parts written after it would carry none, as the transcript pass copies uuids only to parts
+ * it finds. `batch`: this call's writes, where part 1 may be too.
+ */
+function withFirstPartUuids(
+  store: Store,
+  sessionId: string,
+  chunk: Chunk,
+  hash: ((identity: string) => string) | undefined,
+  batch: ReadonlyArray<{ id: string; chunk: Chunk }>,
+  read: Map<string, Chunk | undefined>,
+): Chunk {
+  if (chunk.type !== 'tool' || hash === undefined || chunk.toolUseId === undefined || chunk.part === undefined || chunk.part[0] === 1) return chunk;
+  const firstId = toolPartId(hash, sessionId, chunk.toolUseId, 0);
+  let first = batch.find((w) => w.id === firstId)?.chunk;
+  if (first === undefined) {
+    if (!read.has(firstId)) {
+      const found = readChunk(store, sessionId, firstId);
+      read.set(firstId, found?.ok === true ? found.chunk : undefined);
+    }
+    first = read.get(firstId);
+  }
+  if (first === undefined || first.sourceUuids.length === 0) return chunk;
+  return { ...chunk, phase: chunk.phase === 'unknown' ? first.phase : chunk.phase, sourceUuids: mergeUuids(chunk.sourceUuids, first.sourceUuids) };
 }
 
 /** uuids in transcript order: a tool_use's uuid comes before its tool_result's. */

@@ -2,7 +2,7 @@
 // exactly the code the hooks use.
 import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { listChunkIds, removeTempLeftovers } from '../archive/archive-store.ts';
+import { listChunkIds, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
@@ -16,8 +16,8 @@ import { loadConfig } from '../runtime/config.ts';
 import type { Logger } from '../runtime/log.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
-import { catchUpSession, type SessionEnv, touchSession } from '../session/session-files.ts';
-import { type ArchiveJob, archiveFile, archiveSpooled } from '../session/tool-archive.ts';
+import { catchUpSession, cursorFile, type SessionEnv, touchSession } from '../session/session-files.ts';
+import { type ArchiveJob, archiveFile, archiveSpooled, type PartWriter } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 
 export interface CliEnv {
@@ -250,6 +250,9 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
 }
 
 /** `ctxl run-job <file>`: the detached half of a hook's slow work. The job file is removed when done. */
+/** How long a job waits for a session a transcript pass is archiving (Stop's own deadline is shorter). */
+const JOB_LOCK_WAIT_MS = 60_000;
+
 export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
   let job: ArchiveJob;
   try {
@@ -263,7 +266,20 @@ export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
     return false;
   }
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
-  const added = job.kind === 'tool-output' ? (await archiveFile(env, job)).written : (await archiveSpooled(env, job)).written;
+  // Each batch under the session's cursor lock, as the transcript pass writes: two writers that both
+  // find a part missing would both write it, and the last rename would win (the preview, at times).
+  const locked: PartWriter = async (env, sessionId, chunks, hash) => {
+    const added = await env.store.withLock(
+      cursorFile(env.store, sessionId),
+      () => writeChunks(env.store, sessionId, chunks, { hash, fullOutput: true }).added,
+      {
+        waitMs: JOB_LOCK_WAIT_MS,
+      },
+    );
+    if (added === undefined) throw new Error(`session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; the job is left for a later retry`);
+    return added;
+  };
+  const added = job.kind === 'tool-output' ? (await archiveFile(env, job, locked)).written : (await archiveSpooled(env, job, locked)).written;
   cli.log.info(`run-job: archived ${job.kind === 'tool-text' ? `a spooled ${job.call.name} output` : job.file} in ${added} new chunks`);
   rmSync(file, { force: true });
   return true;

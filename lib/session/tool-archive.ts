@@ -8,6 +8,7 @@
 // disk before a stub names it, and the detached process chunks and indexes it.
 import { join } from 'node:path';
 import { writeChunks } from '../archive/archive-store.ts';
+import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk, toolPartId } from '../archive/chunker.ts';
 import { cutPoints, readRange } from '../archive/file-parts.ts';
 import { chunkHash } from '../archive/hash.ts';
@@ -107,8 +108,21 @@ export async function archiveToolCall(
   return { chunks: added, deferred: false, parts: parts.length };
 }
 
+/**
+ * Writes a batch of a full output's parts; returns how many were new. A detached job passes one that
+ * holds the session's cursor lock meanwhile: Stop or PreCompact may be archiving the same call from
+ * the transcript at that moment, and each writer checks whether a part exists, then writes it.
+ */
+export type PartWriter = (env: SessionEnv, sessionId: string, chunks: Chunk[], hash: (identity: string) => string) => Promise<number>;
+
+const writeParts: PartWriter = async (env, sessionId, chunks, hash) => writeChunks(env.store, sessionId, chunks, { hash, fullOutput: true }).added;
+
 /** Archive a file-held output part by part: memory stays bounded by one part. */
-export async function archiveFile(env: SessionEnv, job: Omit<FileJob, 'version' | 'kind'>): Promise<{ written: number; parts: number }> {
+export async function archiveFile(
+  env: SessionEnv,
+  job: Omit<FileJob, 'version' | 'kind'>,
+  write: PartWriter = writeParts,
+): Promise<{ written: number; parts: number }> {
   const size = statSafe(job.file)?.size ?? 0;
   const ctx = chunkContext(env, job.sessionId, job.phase, chunkHash);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
@@ -117,10 +131,7 @@ export async function archiveFile(env: SessionEnv, job: Omit<FileJob, 'version' 
   let written = 0;
   for (const [i, start] of cuts.entries()) {
     const text = redactText(readRange(job.file, start, cuts[i + 1] ?? size));
-    written += writeChunks(env.store, job.sessionId, [toolPartChunk(job.call, text, [i + 1, cuts.length], meta, ctx)], {
-      hash: ctx.hash,
-      fullOutput: true,
-    }).added;
+    written += await write(env, job.sessionId, [toolPartChunk(job.call, text, [i + 1, cuts.length], meta, ctx)], ctx.hash);
     // Let timers (the hook's deadline) run between parts.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -156,7 +167,7 @@ function readJobText(job: ReadJob): { text: string; same: boolean } | undefined 
  * Archive a spooled output part by part: the detached half of a stubbed output. A spooled text is
  * already redacted; a Read's lines are read again, split as the hook split them, then redacted.
  */
-export async function archiveSpooled(env: SessionEnv, job: TextJob | ReadJob): Promise<{ written: number; parts: number }> {
+export async function archiveSpooled(env: SessionEnv, job: TextJob | ReadJob, write: PartWriter = writeParts): Promise<{ written: number; parts: number }> {
   const ctx = chunkContext(env, job.sessionId, job.phase, chunkHash);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
   let parts: string[];
@@ -175,7 +186,7 @@ export async function archiveSpooled(env: SessionEnv, job: TextJob | ReadJob): P
   let written = 0;
   for (let i = 0; i < parts.length; i += 8) {
     const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(job.call, text, [i + k + 1, parts.length], meta, ctx));
-    written += writeChunks(env.store, job.sessionId, batch, { hash: ctx.hash, fullOutput: true }).added;
+    written += await write(env, job.sessionId, batch, ctx.hash);
   }
   return { written, parts: parts.length };
 }

@@ -4,11 +4,15 @@
 // hysteresis, reset by a compaction) and at L2→L3 writes the ledger and promotes decisions; PreCompact
 // prints its steering text; SessionStart(compact) injects the brief within the Ledger zone.
 // Fills are set through the usage of the transcript's assistant lines (see helpers/budget.ts).
+
+import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../lib/runtime/store.ts';
 import { type BudgetSession, budgetSession, jsonOut, numberedLines, SYSTEM_TOKENS, textOfSize, tokensAt, WINDOW } from './helpers/budget.ts';
-import { readLog, runCli, runHookAsync } from './helpers/proc.ts';
+import { captureLogger } from './helpers/logger.ts';
+import { readLog, runCli, runCliAsync, runHookAsync } from './helpers/proc.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 type Obj = Record<string, unknown>;
@@ -842,6 +846,46 @@ describe('archive jobs of stubbed outputs', () => {
     const then = new Date(Date.now() - ms);
     utimesSync(file, then, then);
   };
+  /** A tool call whose transcript result is the 2 KB preview the client keeps; PostToolUse not run. */
+  const previewInTranscript = (t: BudgetSession, id: string) => {
+    const useUuid = randomUUID();
+    const resultUuid = randomUUID();
+    const base = {
+      isSidechain: false,
+      userType: 'external',
+      cwd: t.project,
+      sessionId: t.sid,
+      version: '2.1.332',
+      gitBranch: 'main',
+      timestamp: new Date().toISOString(),
+    };
+    const input = { file_path: join(t.project, 'big.ts') };
+    t.lines.push(
+      {
+        ...base,
+        parentUuid: null,
+        uuid: useUuid,
+        type: 'assistant',
+        message: { id: `msg_${id}`, role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'tool_use', id, name: 'Read', input }] },
+      },
+      {
+        ...base,
+        parentUuid: useUuid,
+        uuid: resultUuid,
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `preview ${'x'.repeat(2_000)}` }] },
+      },
+    );
+    t.write();
+    return { id, useUuid, resultUuid };
+  };
+  const writeJob = (t: BudgetSession, id: string, text: string) => {
+    const jobs = join(t.data, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    const file = join(jobs, `${t.sid}-${id}.json`);
+    writeFileSync(file, JSON.stringify(jobOf(t, id, text)));
+    return file;
+  };
   const waitFor = async (check: () => boolean, ms = 10_000) => {
     const until = Date.now() + ms;
     while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
@@ -872,6 +916,42 @@ describe('archive jobs of stubbed outputs', () => {
         .map((p) => p.text.slice(p.text.indexOf('\n\n') + 2))
         .join('\n'),
     ).toBe(text);
+  });
+
+  // The race a live session runs: PostToolUse hands a large output to its job, the client writes a
+  // preview of it to the transcript, and Stop or PreCompact (an auto-compaction) archives that
+  // preview as part 1 while the job writes the full parts.
+  it('a job that runs after the transcript pass archived the preview: the full output wins, every part carries the uuids', async () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    const { id, useUuid, resultUuid } = previewInTranscript(t, 'toolu_race_1');
+    t.stop(); // part 1 = the preview, with both uuids
+    const file = writeJob(t, id, numberedLines(2_000, 60, 'racing'));
+    const r = runCli(['run-job', file], t.env, t.project);
+    expect(r.status, r.stderr).toBe(0);
+    const parts = t.toolParts(id);
+    expect(parts.length).toBeGreaterThan(10);
+    expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(numberedLines(2_000, 60, 'racing'));
+    for (const p of parts) expect(p.sourceUuids, `part ${p.part?.[0]}`).toEqual([useUuid, resultUuid]);
+  });
+
+  it('a job waits while a transcript pass holds the session, then writes', async () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    const { id } = previewInTranscript(t, 'toolu_race_2');
+    const file = writeJob(t, id, numberedLines(500, 60, 'waiting'));
+    const store = openStore(t.data, captureLogger());
+    let job: Promise<unknown> | undefined;
+    await store.withLock(join(t.sessionDir, 'cursor.json'), async () => {
+      job = runCliAsync(['run-job', file], t.env, t.project);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // the job alone takes a fraction of this
+      expect(t.toolParts(id), 'parts written while the session was locked').toEqual([]);
+    });
+    await job;
+    await t.jobsDone();
+    expect(t.toolParts(id).length).toBeGreaterThan(2);
   });
 
   it('a job that failed three times is set aside, not retried forever', () => {
