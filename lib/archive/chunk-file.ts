@@ -24,6 +24,11 @@ export interface ChunkMeta {
   sidechain?: boolean;
   /** 1-based part number and count when a long tool output was split. */
   part?: [number, number];
+  /**
+   * Claude Code's own record, not the user's words: a typed slash command (kept as `/x args`) or a
+   * local command's output (which holds what hooks printed, ours included). No facts or goal come from it.
+   */
+  client?: true;
 }
 
 export interface Chunk extends ChunkMeta {
@@ -46,6 +51,7 @@ const ORDER: ReadonlyArray<keyof ChunkMeta> = [
   'title',
   'sidechain',
   'part',
+  'client',
 ];
 
 export function renderChunk(chunk: Chunk): string {

@@ -43,7 +43,10 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
     switch (entry.kind) {
       case 'user-text': {
         const text = entry.meta ? '' : typedText(entry.text);
-        if (text.trim() !== '') out.push(...simple('user', entry, ctx, text));
+        if (text.trim() === '') break;
+        const chunks = simple('user', entry, ctx, text);
+        if (text !== entry.text) for (const c of chunks) c.client = true;
+        out.push(...chunks);
         break;
       }
       case 'assistant-text':

@@ -102,13 +102,15 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
 
 /**
  * Tag a chunk with the phase it was said in (mutates it) and read its facts. Subagent text and
- * command wrappers (`<command-name>…`) state nothing of the user's or the main thread's.
+ * Claude Code's own records (a typed slash command, a local command's output, which holds what
+ * hooks printed, our steering included; `<command-name>…` in archives made before they were
+ * marked) state nothing of the user's or the main thread's.
  */
 export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[]): FactRecord[] {
   const span = phaseAt(spans, chunk.timestamp, chunk.type === 'user');
   if (span !== undefined) chunk.phase = span.phase;
   if (chunk.type !== 'user' && chunk.type !== 'assistant') return [];
-  if (chunk.sidechain === true || chunk.text.trimStart().startsWith('<')) return [];
+  if (chunk.sidechain === true || chunk.client === true || chunk.text.trimStart().startsWith('<')) return [];
   const facts: Fact[] = chunk.type === 'user' ? userFacts(chunk.text) : assistantFacts(chunk.text);
   return facts.map((fact) => ({
     ...fact,
@@ -123,7 +125,7 @@ export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[]): FactRec
 
 /** The session's goal: its first real request. */
 export function goalOf(chunk: Chunk): string | undefined {
-  if (chunk.type !== 'user' || chunk.sidechain === true || chunk.text.trimStart().startsWith('<')) return undefined;
+  if (chunk.type !== 'user' || chunk.sidechain === true || chunk.client === true || chunk.text.trimStart().startsWith('<')) return undefined;
   return cut(chunk.text.trim(), GOAL_CHARS);
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunksFromEntries, emptyChunkerState } from '../../lib/archive/chunker.ts';
 import { typedText } from '../../lib/archive/client-markup.ts';
+import { factsOfChunk } from '../../lib/phase/ledgers.ts';
 import { entriesOf } from '../../lib/transcript/entries.ts';
 
 describe('typedText: the client markup of slash commands, as the user typed and saw them', () => {
@@ -64,5 +65,27 @@ describe('archived user chunks', () => {
     expect(chunks.map((c) => c.text)).toEqual(['/recall retry budget', 'Total cost: $0.12']);
     expect(chunks[0]?.id).toBe(ctx.hash('user|s|u1|0'));
     expect(chunks[0]?.keywords).not.toContain('command-name');
+    expect(chunks.map((c) => c.client)).toEqual([true, true]);
+  });
+
+  it("no facts or goal come from the client's records: /compact's output holds what PreCompact hooks printed, ours included", () => {
+    const steering =
+      '<local-command-stdout>Compacted (ctrl+o to see full summary)\nPreCompact [node pre-compact.mjs] completed successfully: Context-lifecycle notes for this summary.\nKeep the following word for word in the summary, with their ids, most important first:\nNever push to main on a Friday.</local-command-stdout>';
+    const entries = [
+      ...entriesOf(
+        user(
+          'u1',
+          '<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args>never drop the retry notes</command-args>',
+        ),
+      ).entries,
+      ...entriesOf(user('u2', steering)).entries,
+      ...entriesOf(user('u3', 'Never push to main on a Friday.')).entries,
+    ];
+    const chunks = chunksFromEntries(entries, emptyChunkerState(), ctx);
+    expect(chunks).toHaveLength(3);
+    expect(factsOfChunk(chunks[0] as (typeof chunks)[number], [])).toEqual([]);
+    expect(factsOfChunk(chunks[1] as (typeof chunks)[number], [])).toEqual([]);
+    // The same words typed by the user are a constraint.
+    expect(factsOfChunk(chunks[2] as (typeof chunks)[number], []).map((f) => f.kind)).toContain('constraint');
   });
 });
