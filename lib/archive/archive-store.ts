@@ -34,6 +34,8 @@ export interface ChunkWriter {
   write(file: string, text: string, chunk: Chunk): void;
   /** Whether a chunk file exists (from one listing per folder: no stat per chunk). */
   exists(file: string): boolean;
+  /** Forget the listings: a pass that takes the session's lock lists again what others wrote meanwhile. */
+  forget(): void;
 }
 
 export interface WriteOptions {
@@ -48,6 +50,11 @@ export interface WriteOptions {
    * transcript shows it (a stub, a 2 KB preview): their text replaces a transcript-derived one.
    */
   fullOutput?: boolean;
+  /**
+   * A new later part takes part 1's uuids, phase and subagent mark (a job, which may run after the
+   * transcript pass archived the preview as part 1; not PostToolUse, which wrote part 1 itself).
+   */
+  fromFirstPart?: boolean;
 }
 
 /**
@@ -55,7 +62,7 @@ export interface WriteOptions {
  * one (PostToolUse archived the full output, the transcript holds a stub) carry its uuids to every part.
  */
 export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], options: WriteOptions = {}): WriteResult {
-  const { hash, sink, writer, replace, fullOutput } = options;
+  const { hash, sink, writer, replace, fullOutput, fromFirstPart } = options;
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
@@ -70,7 +77,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     const parsed = queued !== undefined ? { ok: true as const, chunk: queued } : existing === undefined ? undefined : parseChunk(existing);
     if (parsed?.ok !== true) {
       // New, or corrupt (replaced by the fresh one).
-      write(chunk.id, file, fullOutput === true ? withFirstPartUuids(store, sessionId, chunk, hash, writes, firstParts) : chunk, true);
+      write(chunk.id, file, fromFirstPart === true ? withFirstPartUuids(store, sessionId, chunk, hash, writes, firstParts) : chunk, true);
       result.added += 1;
       continue;
     }
@@ -86,7 +93,13 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       // can be longer than the output's first part); the uuids of both are kept. The reverse never
       // happens: a transcript-derived chunk only adds its uuids (below).
       const phase = chunk.phase === 'unknown' ? old.phase : chunk.phase;
-      write(chunk.id, file, { ...chunk, phase, sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids) });
+      const sidechain = chunk.sidechain ?? old.sidechain;
+      write(chunk.id, file, {
+        ...chunk,
+        phase,
+        sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids),
+        ...(sidechain === undefined ? {} : { sidechain }),
+      });
       result.updated += 1;
       continue;
     }
@@ -139,7 +152,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
 }
 
 /**
- * A later part of a full output, new on disk, takes the uuids and phase of its first part when the
+ * A later part of a full output, new on disk, takes the uuids, phase and subagent mark of its first part when the
  * transcript pass has already archived that one (the preview it saw became part 1): without them
  * the parts written after it would carry none, as the transcript pass copies uuids only to parts
  * it finds. `batch`: this call's writes, where part 1 may be too.
@@ -163,7 +176,13 @@ function withFirstPartUuids(
     first = read.get(firstId);
   }
   if (first === undefined || first.sourceUuids.length === 0) return chunk;
-  return { ...chunk, phase: chunk.phase === 'unknown' ? first.phase : chunk.phase, sourceUuids: mergeUuids(chunk.sourceUuids, first.sourceUuids) };
+  const sidechain = chunk.sidechain ?? first.sidechain;
+  return {
+    ...chunk,
+    phase: chunk.phase === 'unknown' ? first.phase : chunk.phase,
+    sourceUuids: mergeUuids(chunk.sourceUuids, first.sourceUuids),
+    ...(sidechain === undefined ? {} : { sidechain }),
+  };
 }
 
 /** uuids in transcript order: a tool_use's uuid comes before its tool_result's. */

@@ -55,9 +55,10 @@ export interface DeferredWriter extends ChunkWriter {
 /** `direct` writes a file on the calling thread (used until the worker pays off, and as fallback). */
 export function deferredWriter(direct: (file: string, text: string) => void): DeferredWriter {
   const pending = new Map<string, Chunk>();
-  // Names in each chunk folder, listed once: with the worker creating files in that folder, a stat
-  // per chunk waits on the folder's lock (it cost more than the writes saved). The ingest holds the
-  // session's cursor lock, so the hooks that write chunks from the transcript wait for it.
+  // Names in each chunk folder, listed once per pass: with the worker creating files in that folder,
+  // a stat per chunk waits on the folder's lock (it cost more than the writes saved). Each pass
+  // holds the session's cursor lock, so writers of other processes wait for it; between passes
+  // they may add files, so each pass lists again (forget()).
   const listed = new Map<string, Set<string>>();
   const names = (dir: string): Set<string> => {
     let set = listed.get(dir);
@@ -133,6 +134,9 @@ export function deferredWriter(direct: (file: string, text: string) => void): De
 
   return {
     pending,
+    forget() {
+      listed.clear();
+    },
     exists(file) {
       return names(dirname(file)).has(basename(file));
     },

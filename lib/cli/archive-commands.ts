@@ -268,15 +268,16 @@ export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
   // Each batch under the session's cursor lock, as the transcript pass writes: two writers that both
   // find a part missing would both write it, and the last rename would win (the preview, at times).
+  // A subagent's pass holds the session's cursor lock too. A part added after the transcript pass
+  // archived the preview as part 1 takes part 1's uuids (fromFirstPart).
   const locked: PartWriter = async (env, sessionId, chunks, hash) => {
-    const added = await env.store.withLock(
-      cursorFile(env.store, sessionId),
-      () => writeChunks(env.store, sessionId, chunks, { hash, fullOutput: true }).added,
-      {
-        waitMs: JOB_LOCK_WAIT_MS,
-      },
-    );
-    if (added === undefined) throw new Error(`session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; the job is left for a later retry`);
+    const write = () => writeChunks(env.store, sessionId, chunks, { hash, fullOutput: true, fromFirstPart: true }).added;
+    const added = await env.store.withLock(cursorFile(env.store, sessionId), write, { waitMs: JOB_LOCK_WAIT_MS });
+    if (added === undefined) {
+      const why = `session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; ${file} is left for a later Stop to run again`;
+      cli.log.warn(`run-job: ${why}`);
+      throw new Error(why);
+    }
     return added;
   };
   const added = job.kind === 'tool-output' ? (await archiveFile(env, job, locked)).written : (await archiveSpooled(env, job, locked)).written;

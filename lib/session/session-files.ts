@@ -192,54 +192,62 @@ export async function advanceSessionCursor(
   const file = options?.cursorName === undefined ? cursorFile(env.store, sessionId) : env.store.path('sessions', sessionId, options.cursorName);
   const archive = options?.archive !== false;
   const timeLeft = env.timeLeft ?? (() => 60_000);
-  return env.store.withLock(
-    file,
-    async () => {
-      const now = env.now();
-      let previous = readOrSetAside(env.store, file, cursorSchema(), env.log, now) as SavedCursor | undefined;
-      if (previous?.transcriptPath !== undefined && previous.transcriptPath !== transcriptPath) previous = undefined;
-      if (stat.size - (previous?.offset ?? 0) > LONG_READ_BYTES) env.longWork?.();
-      const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
-      let visit: ((line: ParsedLine) => void) | undefined;
-      const batch: Chunk[] = [];
-      const flush = () => {
-        const written = writeChunks(env.store, sessionId, batch.splice(0), { hash: chunkHash, sink: env.sink, writer: env.writer });
-        archived.added += written.added;
-        archived.updated += written.updated;
-        archived.unchanged += written.unchanged;
-      };
-      let chunker: ChunkerState = previous?.chunker ?? emptyChunkerState();
-      if (archive) {
-        const context: ChunkContext = {
-          session: sessionId,
-          project: env.project.root,
-          phase: options?.phase ?? 'unknown',
-          now: now.toISOString(),
-          hash: chunkHash,
+  const pass = () =>
+    env.store.withLock(
+      file,
+      async () => {
+        // Files another writer added since this process listed a chunk folder: list again.
+        env.writer?.forget();
+        const now = env.now();
+        let previous = readOrSetAside(env.store, file, cursorSchema(), env.log, now) as SavedCursor | undefined;
+        if (previous?.transcriptPath !== undefined && previous.transcriptPath !== transcriptPath) previous = undefined;
+        if (stat.size - (previous?.offset ?? 0) > LONG_READ_BYTES) env.longWork?.();
+        const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
+        let visit: ((line: ParsedLine) => void) | undefined;
+        const batch: Chunk[] = [];
+        const flush = () => {
+          const written = writeChunks(env.store, sessionId, batch.splice(0), { hash: chunkHash, sink: env.sink, writer: env.writer });
+          archived.added += written.added;
+          archived.updated += written.updated;
+          archived.unchanged += written.unchanged;
         };
-        visit = (line) => {
-          for (const chunk of chunksFromEntries(line.entries, chunker, context)) {
-            options?.onChunk?.(chunk);
-            batch.push(chunk);
-          }
-          if (batch.length >= FLUSH_CHUNKS) flush();
+        let chunker: ChunkerState = previous?.chunker ?? emptyChunkerState();
+        if (archive) {
+          const context: ChunkContext = {
+            session: sessionId,
+            project: env.project.root,
+            phase: options?.phase ?? 'unknown',
+            now: now.toISOString(),
+            hash: chunkHash,
+          };
+          visit = (line) => {
+            for (const chunk of chunksFromEntries(line.entries, chunker, context)) {
+              options?.onChunk?.(chunk);
+              batch.push(chunk);
+            }
+            if (batch.length >= FLUSH_CHUNKS) flush();
+          };
+        }
+        const onReset = (reason: string) => {
+          env.log.warn(`transcript ${reason} since last read; re-reading from the start`, { transcriptPath });
+          chunker = emptyChunkerState(); // before the first line is read again, not after
         };
-      }
-      const onReset = (reason: string) => {
-        env.log.warn(`transcript ${reason} since last read; re-reading from the start`, { transcriptPath });
-        chunker = emptyChunkerState(); // before the first line is read again, not after
-      };
-      const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? { onReset } : { visit, onReset });
-      flush();
-      // Every chunk file is on disk before the cursor says its lines were read.
-      for (const failure of env.writer?.drain() ?? []) env.log.warn(`archive: could not write ${failure}`);
-      options?.beforeSave?.();
-      const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
-      env.store.writeJson(file, saved);
-      return { ...result, previous, archived };
-    },
-    { waitMs: Math.max(100, timeLeft() / 2) },
-  );
+        const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? { onReset } : { visit, onReset });
+        flush();
+        // Every chunk file is on disk before the cursor says its lines were read.
+        for (const failure of env.writer?.drain() ?? []) env.log.warn(`archive: could not write ${failure}`);
+        options?.beforeSave?.();
+        const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
+        env.store.writeJson(file, saved);
+        return { ...result, previous, archived };
+      },
+      { waitMs: Math.max(100, timeLeft() / 2) },
+    );
+  if (file === cursorFile(env.store, sessionId)) return pass();
+  // A subagent's pass writes chunks of its parent session: it holds the session's own cursor lock
+  // too (taken first, never the other way round), as the main pass and a large output's archive
+  // job do, so no two of them write the same chunk at once.
+  return env.store.withLock(cursorFile(env.store, sessionId), pass, { waitMs: Math.max(100, timeLeft() / 2) });
 }
 
 /** `<dir>/<sid>/subagents/agent-*.jsonl` next to a session's transcript (Claude Code 2.x layout). */

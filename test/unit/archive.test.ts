@@ -1,9 +1,12 @@
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { splitText } from '../../lib/archive/chunker.ts';
 import { queryTerms, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
+import { openStore } from '../../lib/runtime/store.ts';
+import { advanceSessionCursor, cursorFile } from '../../lib/session/session-files.ts';
+import { captureLogger } from './helpers/logger.ts';
 import { fixturePath, transcriptFixtures } from './helpers/manifest.ts';
 import { prng } from './helpers/prng.ts';
 import { baseEnv, readLog, runCli, runHookSync } from './helpers/proc.ts';
@@ -374,6 +377,20 @@ describe('subagent transcripts', () => {
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { results: Array<{ sessionId: string; sourceUuids: string[] }> };
     expect(out.results.some((x) => x.sessionId === PARENT_SID && x.sourceUuids.includes('cu1'))).toBe(true);
+  });
+
+  it("a subagent's pass waits for the session's own cursor lock (a large output's job writes under it)", async () => {
+    const t = sandbox();
+    const store = openStore(t.data, captureLogger());
+    const env = { store, log: captureLogger(), now: () => new Date(), project: { root: t.project }, timeLeft: () => 600 };
+    let during: Awaited<ReturnType<typeof advanceSessionCursor>> | 'not run' = 'not run';
+    await store.withLock(cursorFile(store, PARENT_SID), async () => {
+      during = await advanceSessionCursor(env, PARENT_SID, SUBAGENT, { cursorName: 'cursor-agent-a0ad4f44468bdf20d.json' });
+    });
+    expect(during).toBeUndefined(); // busy: gave up after its wait, wrote nothing
+    expect(existsSync(join(t.data, 'sessions', PARENT_SID, 'archived'))).toBe(false);
+    const after = await advanceSessionCursor(env, PARENT_SID, SUBAGENT, { cursorName: 'cursor-agent-a0ad4f44468bdf20d.json' });
+    expect(after?.archived.added).toBeGreaterThan(0);
   });
 
   // Regression: ingestFiles adds up only the main transcript's `archived.added` (catchUpSession returns
