@@ -38,7 +38,7 @@ const BIG_INPUT_IDS = ['post-tool-use-big', 'post-tool-use-stub'];
 const USAGE = `usage: node bench/run.mjs [options]
   --rounds N        rounds of the interleaved timing loops (default 30, --quick 10; at least 5)
   --quick           fewer rounds and RSS repetitions
-  --rss-reps N      runs per case for peak RSS (default 3, --quick 2; peak RSS varies by well under 1 MB)
+  --rss-reps N      runs per case for peak RSS (default 3, --quick 2; peak RSS of a hook on a 20 MB transcript varies by a few MB from run to run)
   --rss-method M    auto (GNU time if present), time, or probe (--import of bench/rss-probe.mjs)
   --json FILE       also write the results as JSON to FILE
   --fixtures DIR    transcript fixtures (default ../shared/fixtures/transcripts from the repo root)
