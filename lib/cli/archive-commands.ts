@@ -266,10 +266,10 @@ export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
     return false;
   }
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
-  // Each batch under the session's cursor lock, as the transcript pass writes: two writers that both
-  // find a part missing would both write it, and the last rename would win (the preview, at times).
-  // A subagent's pass holds the session's cursor lock too. A part added after the transcript pass
-  // archived the preview as part 1 takes part 1's uuids (fromFirstPart).
+  // Each batch under the session's cursor lock, which every transcript pass (a subagent's too) holds:
+  // two writers that both find a part missing would both write it, and the last rename would win
+  // (the preview, at times). A part added after a transcript pass archived the preview as part 1
+  // takes part 1's uuids (fromFirstPart).
   const locked: PartWriter = async (env, sessionId, chunks, hash) => {
     const write = () => writeChunks(env.store, sessionId, chunks, { hash, fullOutput: true, fromFirstPart: true }).added;
     const added = await env.store.withLock(cursorFile(env.store, sessionId), write, { waitMs: JOB_LOCK_WAIT_MS });
