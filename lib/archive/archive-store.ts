@@ -77,7 +77,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     const parsed = queued !== undefined ? { ok: true as const, chunk: queued } : existing === undefined ? undefined : parseChunk(existing);
     if (parsed?.ok !== true) {
       // New, or corrupt (replaced by the fresh one).
-      write(chunk.id, file, fromFirstPart === true ? withFirstPartUuids(store, sessionId, chunk, hash, writes, firstParts) : chunk, true);
+      write(chunk.id, file, fromFirstPart === true ? fromFirstPartOf(store, sessionId, chunk, hash, writes, firstParts) : chunk, true);
       result.added += 1;
       continue;
     }
@@ -92,14 +92,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       // output (a background job). The full output wins, whatever the lengths (a stub's first piece
       // can be longer than the output's first part); the uuids of both are kept. The reverse never
       // happens: a transcript-derived chunk only adds its uuids (below).
-      const phase = chunk.phase === 'unknown' ? old.phase : chunk.phase;
-      const sidechain = chunk.sidechain ?? old.sidechain;
-      write(chunk.id, file, {
-        ...chunk,
-        phase,
-        sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids),
-        ...(sidechain === undefined ? {} : { sidechain }),
-      });
+      write(chunk.id, file, keepingTranscriptSide(chunk, old));
       result.updated += 1;
       continue;
     }
@@ -157,7 +150,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
  * the parts written after it would carry none, as the transcript pass copies uuids only to parts
  * it finds. `batch`: this call's writes, where part 1 may be too.
  */
-function withFirstPartUuids(
+function fromFirstPartOf(
   store: Store,
   sessionId: string,
   chunk: Chunk,
@@ -175,12 +168,19 @@ function withFirstPartUuids(
     }
     first = read.get(firstId);
   }
-  if (first === undefined || first.sourceUuids.length === 0) return chunk;
-  const sidechain = chunk.sidechain ?? first.sidechain;
+  return first === undefined || first.sourceUuids.length === 0 ? chunk : keepingTranscriptSide(chunk, first);
+}
+
+/**
+ * A full-output chunk (its text) with what the transcript side of the same call knew: its uuids
+ * (first: they are in transcript order), its phase when the writer had none, its subagent mark.
+ */
+function keepingTranscriptSide(chunk: Chunk, known: Chunk): Chunk {
+  const sidechain = chunk.sidechain ?? known.sidechain;
   return {
     ...chunk,
-    phase: chunk.phase === 'unknown' ? first.phase : chunk.phase,
-    sourceUuids: mergeUuids(chunk.sourceUuids, first.sourceUuids),
+    phase: chunk.phase === 'unknown' ? known.phase : chunk.phase,
+    sourceUuids: mergeUuids(known.sourceUuids, chunk.sourceUuids),
     ...(sidechain === undefined ? {} : { sidechain }),
   };
 }
