@@ -64,7 +64,13 @@ runHook({
         ctx,
         sid,
         { ...head, response: input.tool_response },
-        { minBytes: stubbing ? 0 : ctx.config.archiveToolOutputBytes, cliPath, spoolAbove: INLINE_TEXT_CHARS, output: out },
+        {
+          minBytes: stubbing ? 0 : ctx.config.archiveToolOutputBytes,
+          cliPath,
+          spoolAbove: INLINE_TEXT_CHARS,
+          output: out,
+          ...(input.duration_ms === undefined ? {} : { startedAt: ctx.now().getTime() - input.duration_ms }),
+        },
       );
     } catch (error) {
       // A full disk or an unwritable archive is not a bug of ours: the model keeps the full output,

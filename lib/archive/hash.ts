@@ -2,9 +2,29 @@
 // secret or adversarial here); node:crypto would cost every archiving hook ~2 ms just to load.
 // Two 32-bit lanes of the cyrb53 mixing; at 10^6 chunks a collision has odds below 1 in 10^7.
 export function chunkHash(input: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < input.length; i++) {
+  return hashChars(input, 1, 0xdeadbeef, 0x41c6ce57);
+}
+
+/**
+ * Characters a sample hash reads at most: cheap for a hook whatever the text's length (a short-lived
+ * process runs such a loop in V8's interpreter, ~25 ns a character, until it is compiled).
+ */
+const SAMPLE_CHARS = 4_096;
+
+/**
+ * A hash of a text's length and of characters spread evenly over it (all of them up to 4 K): what
+ * an archive job compares, beside the file's size and modification time, to tell whether a file's
+ * lines are still the text a Read returned. Hashing all of 1 MB costs a hook ~3.5 ms; this ~0.1 ms.
+ */
+export function sampleHash(text: string): string {
+  const step = Math.max(1, Math.ceil(text.length / SAMPLE_CHARS));
+  return hashChars(text, step, 0xdeadbeef ^ text.length, 0x41c6ce57 ^ step);
+}
+
+function hashChars(input: string, step: number, seed1: number, seed2: number): string {
+  let h1 = seed1;
+  let h2 = seed2;
+  for (let i = 0; i < input.length; i += step) {
     const c = input.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);

@@ -38,6 +38,8 @@ const MAX_INDENT = 60;
 interface View {
   /** The last FAILURE_CHARS of the output as lines: ANSI codes stripped, trailing space trimmed, each cut to MAX_LINE. */
   lines: string[];
+  /** The lines joined by '\n'. */
+  text: string;
   /** Index of the first line that starts within the last SUMMARY_CHARS. */
   from: number;
 }
@@ -55,7 +57,8 @@ export function parseTestOutput(output: string, command?: string): TestRun | und
   const cmd = typeof command === 'string' ? command.slice(0, MAX_COMMAND) : '';
   const hint = runnerHint(cmd);
   let best: Found | undefined;
-  for (const parse of PARSERS) {
+  for (const [parse, mayMatch] of PARSERS) {
+    if (!mayMatch(view.text)) continue;
     const found = parse(view);
     if (found === undefined) continue;
     if (found.run.runner === hint) return found.run;
@@ -64,15 +67,18 @@ export function parseTestOutput(output: string, command?: string): TestRun | und
   return best?.run ?? parseGeneric(view, TEST_COMMAND.test(cmd));
 }
 
-const PARSERS: ReadonlyArray<(view: View) => Found | undefined> = [
-  parseVitest,
-  parseJest,
-  parseNode,
-  parsePytest,
-  parseGo,
-  parseCargo,
-  parseMocha,
-  parseUnittest,
+// Each parser with what its summary cannot do without (a word or two of it, looked up in the
+// cleaned window): a parser's patterns cost a short-lived hook more to compile (~0.2 ms each) than
+// to run, and most outputs hold no more than one runner's words.
+const PARSERS: ReadonlyArray<readonly [(view: View) => Found | undefined, (text: string) => boolean]> = [
+  [parseVitest, (t) => t.includes('Tests')],
+  [parseJest, (t) => t.includes('Tests:')],
+  [parseNode, (t) => t.includes('pass') && t.includes('fail')],
+  [parsePytest, (t) => t.includes(' in ')],
+  [parseGo, (t) => t.includes('--- ') || t.includes('FAIL') || t.includes('[no test files]') || /^ok\s/m.test(t)],
+  [parseCargo, (t) => t.includes('test result: ')],
+  [parseMocha, (t) => t.includes(' passing (')],
+  [parseUnittest, (t) => t.includes('Ran ')],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -96,7 +102,7 @@ function viewOf(output: string): View {
     if (m === null) break;
     start = end + m[0].length;
   }
-  return { lines, from: from < 0 ? lines.length : from };
+  return { lines, text: lines.join('\n'), from: from < 0 ? lines.length : from };
 }
 
 function cleanLine(raw: string): string {
@@ -554,8 +560,13 @@ function parseGeneric(view: View, testCommand: boolean): TestRun | undefined {
   return undefined;
 }
 
+/** A count line must count passed or failed tests (errors are failures): most lines skip the patterns. */
+const GENERIC_WORDS = ['pass', 'fail', 'error'];
+
 function genericLine(line: string, testCommand: boolean): TestRun | undefined {
   if (line.length > GENERIC_LINE || !/\d/.test(line)) return undefined;
+  const lower = line.toLowerCase();
+  if (!GENERIC_WORDS.some((w) => lower.includes(w))) return undefined;
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const kinds = new Set<string>();
   let saysTests = false;

@@ -11,7 +11,7 @@ import { writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk, toolPartId } from '../archive/chunker.ts';
 import { cutPoints, readRange } from '../archive/file-parts.ts';
-import { chunkHash } from '../archive/hash.ts';
+import { chunkHash, sampleHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
 import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
 import { spawnDetached } from '../runtime/detached.ts';
@@ -40,17 +40,26 @@ export type FileJob = JobHead & { kind: 'tool-output'; file: string };
 /** An in-memory output: the job holds its redacted text. */
 export type TextJob = JobHead & { kind: 'tool-text'; text: string };
 /**
- * A Read: its text is the file's, so the job reads the lines again and checks them against the
- * hash of what the tool returned (nothing of it is copied, in clear or redacted, by the hook).
+ * A Read: its text is the file's, so the job reads the lines again and checks them against what the
+ * tool returned (nothing of it is copied, in clear or redacted, by the hook). `hash` is of the whole
+ * text; with `stat`, of a sample of it (sampleHash), and the file must still have that size and
+ * modification time: the hook takes that shortcut only for a file last modified before the call began.
  */
-export type ReadJob = JobHead & { kind: 'tool-read'; file: string; startLine: number; lines: number; hash: string };
+export type ReadJob = JobHead & { kind: 'tool-read'; file: string; startLine: number; lines: number; hash: string; stat?: FileStamp };
+/** A file's size and modification time (ms), as the hook saw them. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+/** A file modified this close to a Read's start (or after it) may not hold what the Read returned. */
+const MTIME_SLACK_MS = 2_000;
 export type ArchiveJob = FileJob | TextJob | ReadJob;
 
 export async function archiveToolCall(
   env: SessionEnv,
   sessionId: string,
   call: ToolCallHead & { response: unknown },
-  options: { minBytes: number; phase?: string; cliPath?: string; spoolAbove?: number; output?: ToolOutput },
+  options: { minBytes: number; phase?: string; cliPath?: string; spoolAbove?: number; output?: ToolOutput; startedAt?: number },
 ): Promise<{ chunks: number; deferred: boolean; parts: number; spooled?: boolean }> {
   const out = options.output ?? toolOutput(call.response);
   if (out.bytes < options.minBytes) return { chunks: 0, deferred: false, parts: 0 };
@@ -78,13 +87,14 @@ export async function archiveToolCall(
   if (options.spoolAbove !== undefined && options.cliPath !== undefined && out.text.length > options.spoolAbove) {
     const read = readSource(call);
     if (read !== undefined) {
+      const stat = unchangedSince(read.file, options.startedAt);
       const job: ReadJob = {
         version: JOB_VERSION,
         kind: 'tool-read',
         ...headJob(env, sessionId, options.phase),
         call: redactedHead(head),
         ...read,
-        hash: chunkHash(out.text),
+        ...(stat === undefined ? { hash: chunkHash(out.text) } : { hash: sampleHash(out.text), stat }),
       };
       await startJob(env, job, options.cliPath);
       return { chunks: 0, deferred: true, parts: textParts(out.text).length, spooled: true };
@@ -152,15 +162,34 @@ function readSource(call: ToolCallHead & { response: unknown }): { file: string;
   return { file: f.filePath, startLine: typeof f.startLine === 'number' ? f.startLine : 1, lines: f.numLines };
 }
 
+/**
+ * The file's stamp when it was last modified before the call began (its text then is what the Read
+ * returned); undefined when it may have changed meanwhile, or the call's start is unknown.
+ */
+function unchangedSince(file: string, startedAt: number | undefined): FileStamp | undefined {
+  if (startedAt === undefined) return undefined;
+  const st = statSafe(file);
+  if (st?.isFile() !== true || st.mtimeMs >= startedAt - MTIME_SLACK_MS) return undefined;
+  return { size: st.size, mtimeMs: st.mtimeMs };
+}
+
+const sameStamp = (file: string, stamp: FileStamp) => {
+  const st = statSafe(file);
+  return st !== undefined && st.size === stamp.size && st.mtimeMs === stamp.mtimeMs;
+};
+
 /** A Read job's text: the same lines of the file, and whether they are still what the tool returned. */
 function readJobText(job: ReadJob): { text: string; same: boolean } | undefined {
+  // With a stamp, the file must keep it from before the read to after it.
+  const stampedBefore = job.stat !== undefined && sameStamp(job.file, job.stat);
   const whole = readTextFile(job.file);
   if (whole === undefined) return undefined;
   const text = whole
     .split('\n')
     .slice(job.startLine - 1, job.startLine - 1 + job.lines)
     .join('\n');
-  return { text, same: chunkHash(text) === job.hash };
+  if (job.stat === undefined) return { text, same: chunkHash(text) === job.hash };
+  return { text, same: stampedBefore && sameStamp(job.file, job.stat) && sampleHash(text) === job.hash };
 }
 
 /**

@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chunkHash, sampleHash } from '../../lib/archive/hash.ts';
 import { openStore } from '../../lib/runtime/store.ts';
+import { archiveSpooled, archiveToolCall, INLINE_TEXT_CHARS, jobFile, type ReadJob } from '../../lib/session/tool-archive.ts';
 import { type BudgetSession, budgetSession, jsonOut, numberedLines, SYSTEM_TOKENS, textOfSize, tokensAt, WINDOW } from './helpers/budget.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { readLog, runCli, runCliAsync, runHookAsync } from './helpers/proc.ts';
@@ -828,6 +830,97 @@ describe('a large Read is archived from its file by a detached job', () => {
     expect(parts[0]?.text).toContain('The file changed between the Read and its archiving');
     expect(parts.map((p) => p.text).join('\n')).toContain('const editedValue');
     expect(readLog(t.data).some((l) => String(l.msg).includes('changed since Read'))).toBe(true);
+  });
+});
+
+describe('a Read job checks its file by stamp and sample when the file predates the call', () => {
+  const setup = () => {
+    const t = session();
+    const store = openStore(t.data, captureLogger());
+    const log = captureLogger();
+    const env = { store, log, now: () => new Date(), project: { root: t.project }, timeLeft: () => 600 };
+    const file = join(t.project, 'generated.ts');
+    const content = numberedLines(3_000, 60, 'const generatedValue =');
+    writeFileSync(file, content);
+    const then = new Date(Date.now() - 60_000);
+    utimesSync(file, then, then);
+    const n = content.split('\n').length;
+    const call = { toolUseId: `toolu_${randomUUID().slice(0, 8)}`, name: 'Read', input: { file_path: file }, isError: false };
+    const response = { type: 'text', file: { filePath: file, content, numLines: n, startLine: 1, totalLines: n } };
+    // The job is read from its file, not started: each case runs it when it chooses.
+    const spool = async (text: string, startedAt: number | undefined) => {
+      const r = await archiveToolCall(
+        env,
+        t.sid,
+        { ...call, response: { ...response, file: { ...response.file, content: text } } },
+        {
+          minBytes: 0,
+          cliPath: join(t.data, 'no-such-cli.mjs'),
+          spoolAbove: INLINE_TEXT_CHARS,
+          ...(startedAt === undefined ? {} : { startedAt }),
+        },
+      );
+      expect(r.spooled).toBe(true);
+      return JSON.parse(readFileSync(jobFile(store, t.sid, call.toolUseId), 'utf8')) as ReadJob;
+    };
+    const run = async (job: ReadJob) => {
+      await archiveSpooled(env, job);
+      const dir = join(t.data, 'sessions', t.sid, 'archived');
+      return readdirSync(dir)
+        .sort()
+        .map((name) => readFileSync(join(dir, name), 'utf8'))
+        .join('\n');
+    };
+    return { t, env, log, file, content, spool, run };
+  };
+
+  it('a file untouched since before the call: stamped, not hashed whole, and archived as the same text', async () => {
+    const c = setup();
+    const job = await c.spool(c.content, Date.now() - 40);
+    expect(job.stat).toEqual({ size: Buffer.byteLength(c.content), mtimeMs: expect.any(Number) });
+    expect(job.hash).toBe(sampleHash(c.content));
+    const archived = await c.run(job);
+    expect(archived).not.toContain('The file changed');
+    expect(c.log.lines.some((l) => l.message.includes('changed since Read'))).toBe(false);
+  });
+
+  it('a file modified after the hook, at the same size, fails the stamp', async () => {
+    const c = setup();
+    const job = await c.spool(c.content, Date.now() - 40);
+    writeFileSync(c.file, c.content.replace('const generatedValue = 1', 'const generatedValue = 9'));
+    expect(Buffer.byteLength(readFileSync(c.file))).toBe(job.stat?.size);
+    expect(await c.run(job)).toContain('The file changed between the Read and its archiving');
+  });
+
+  it("a Read whose text is not the file's lines (the tool cut them) fails the sample", async () => {
+    const c = setup();
+    expect(c.content.length).toBeGreaterThan(150_000);
+    const job = await c.spool(c.content.slice(0, 150_000), Date.now() - 40);
+    expect(await c.run(job)).toContain('The file changed between the Read and its archiving');
+  });
+
+  it('a file modified while the call ran, or a call of unknown start, is hashed whole as before', async () => {
+    const c = setup();
+    const now = new Date();
+    utimesSync(c.file, now, now);
+    const recent = await c.spool(c.content, Date.now() - 40);
+    expect(recent.stat).toBeUndefined();
+    expect(recent.hash).toBe(chunkHash(c.content));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(c.file, old, old);
+    const unknown = await c.spool(c.content, undefined);
+    expect(unknown.stat).toBeUndefined();
+    expect(await c.run(unknown)).not.toContain('The file changed');
+  });
+});
+
+describe('sampleHash', () => {
+  it('reads every character of a text up to 4 K, and the length of a longer one', () => {
+    const text = 'a'.repeat(4_096);
+    expect(sampleHash(text)).not.toBe(sampleHash(`${text.slice(0, 3_000)}b${text.slice(3_001)}`));
+    expect(sampleHash(`${text}a`)).not.toBe(sampleHash(text));
+    expect(sampleHash(text)).toBe(sampleHash('a'.repeat(4_096)));
+    expect(sampleHash('x'.repeat(1_000_000))).not.toBe(sampleHash('x'.repeat(1_000_001)));
   });
 });
 
