@@ -539,6 +539,10 @@ const GENERIC_LABEL = /\b(tests? )?(passed|failed|skipped|ignored|errors?)\s{0,2
 const GENERIC_FILLER =
   /\b(?:(?:tests?|total)\s{0,2}[:=]\s{0,2}\d{1,9}|tests?|total|results?|summary|all|and|in|ok|done|\d{1,9}(?:\.\d{1,6})? ?(?:ms|s|sec|seconds)|\d{1,9} total)\b/gi;
 const NO_WORDS = /^[^\p{L}\p{N}]*$/u;
+// Most lines are ASCII: a letter or digit there is found without compiling the Unicode classes.
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[A-Za-z0-9]/;
+const noWords = (text: string) => (ASCII.test(text) ? !ASCII_WORD.test(text) : NO_WORDS.test(text));
 
 const GENERIC_KIND: Readonly<Record<string, 'passed' | 'failed' | 'skipped'>> = {
   passed: 'passed',
@@ -581,7 +585,7 @@ function genericLine(line: string, testCommand: boolean): TestRun | undefined {
   for (const m of line.matchAll(GENERIC_LABEL)) add(m[2]!, m[3]!, m[1]);
   if (!kinds.has('passed') && !kinds.has('failed')) return undefined;
   const rest = line.replace(GENERIC_COUNT, ' ').replace(GENERIC_LABEL, ' ').replace(GENERIC_FILLER, ' ');
-  if (!NO_WORDS.test(rest)) return undefined;
+  if (!noWords(rest)) return undefined;
   if (!testCommand && kinds.size < 2 && !saysTests) return undefined;
   return makeRun('generic', counts.passed, counts.failed, counts.skipped, []);
 }
