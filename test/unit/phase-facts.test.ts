@@ -25,6 +25,11 @@ describe('userFacts: constraints', () => {
     'Please stop adding `console.log` everywhere.',
     'Leave the generated files in `src/gen/` alone.',
     'use pnpm, not npm',
+    'Under no circumstances delete the migrations folder.',
+    "Let's not use classes here.",
+    'Stay on TypeScript 5.4.',
+    'Nothing should be written outside the tmp directory.',
+    'oh and btw never push to the release branch',
   ])('%s is a constraint', (text) => {
     expect(constraints(text).map((f) => f.text)).toEqual([text]);
   });
@@ -42,6 +47,9 @@ describe('userFacts: constraints', () => {
     'The export job never finishes and it always hangs after 10k rows.',
     'Can you make it never crash?',
     'thanks, that works!',
+    "Let's not worry about that now.",
+    'Nothing can be done about it.',
+    'By the way, the build passed.',
   ])('%s has no constraint', (text) => {
     expect(constraints(text)).toEqual([]);
   });
@@ -164,6 +172,11 @@ describe('assistantFacts: decisions', () => {
     'The app uses Redux because it was started before hooks existed.',
   ])('%s is not a decision', (text) => {
     expect(decisions(text)).toEqual([]);
+  });
+
+  it('a choice whose rejected alternative leads the sentence ("Rather than X, I …") is a decision; an action after one is not', () => {
+    expect(decisions('Rather than patching the library, I wrapped it in an adapter.')).toHaveLength(1);
+    expect(decisions('Instead of guessing, I read the file.')).toEqual([]);
   });
 
   it('ignores decisions inside fenced code and quoted tool output', () => {
