@@ -583,11 +583,16 @@ const LEAD_TAIL_SHORT = /(?:go|start)\s+/iy;
 
 /** Where a run of `word` starting at `at` ends (at itself when there is none). */
 function wordsEnd(text: string, word: RegExp, at: number): number {
-  let end = at;
+  return wordEnds(text, word, at).at(-1) as number;
+}
+
+/** Where each word of a run of `word` from `at` ends: at itself, then after the first, …, the last. */
+function wordEnds(text: string, word: RegExp, at: number): number[] {
+  const ends = [at];
   for (;;) {
-    word.lastIndex = end;
-    if (!word.test(text)) return end;
-    end = word.lastIndex;
+    word.lastIndex = ends.at(-1) as number;
+    if (!word.test(text)) return ends;
+    ends.push(word.lastIndex);
   }
 }
 
@@ -611,10 +616,14 @@ function leadEnds(text: string, at: number): number[] {
  */
 function afterPrefix(text: string, phrase: RegExp): { filler: number; lead: number; end: number } | undefined {
   const filler = wordsEnd(text, FILLER_WORD, 0);
-  const when = wordsEnd(text, WHEN_WORD, filler);
-  for (const lead of leadEnds(text, when)) {
-    phrase.lastIndex = lead;
-    if (phrase.test(text)) return { filler, lead, end: phrase.lastIndex };
+  // The time words give back their last words one by one ("now" may also open a request: "now go
+  // implement it"); fillers never need to, as no request or phrase starts with one.
+  const whens = wordEnds(text, WHEN_WORD, filler);
+  for (let w = whens.length - 1; w >= 0; w--) {
+    for (const lead of leadEnds(text, whens[w] as number)) {
+      phrase.lastIndex = lead;
+      if (phrase.test(text)) return { filler, lead, end: phrase.lastIndex };
+    }
   }
   return undefined;
 }

@@ -539,8 +539,9 @@ const GENERIC_LABEL = /\b(tests? )?(passed|failed|skipped|ignored|errors?)\s{0,2
 const GENERIC_FILLER =
   /\b(?:(?:tests?|total)\s{0,2}[:=]\s{0,2}\d{1,9}|tests?|total|results?|summary|all|and|in|ok|done|\d{1,9}(?:\.\d{1,6})? ?(?:ms|s|sec|seconds)|\d{1,9} total)\b/gi;
 const NO_WORDS = /^[^\p{L}\p{N}]*$/u;
-// Most lines are ASCII: a letter or digit there is found without compiling the Unicode classes.
-const ASCII = /^[\x00-\x7f]*$/;
+// Most lines are printable ASCII: a letter or digit there is found without compiling the Unicode
+// classes (anything else, a tab included, takes the Unicode test).
+const ASCII = /^[ -~]*$/;
 const ASCII_WORD = /[A-Za-z0-9]/;
 const noWords = (text: string) => (ASCII.test(text) ? !ASCII_WORD.test(text) : NO_WORDS.test(text));
 

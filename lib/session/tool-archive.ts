@@ -43,15 +43,19 @@ export type TextJob = JobHead & { kind: 'tool-text'; text: string };
  * A Read: its text is the file's, so the job reads the lines again and checks them against what the
  * tool returned (nothing of it is copied, in clear or redacted, by the hook). `hash` is of the whole
  * text; with `stat`, of a sample of it (sampleHash), and the file must still have that size and
- * modification time: the hook takes that shortcut only for a file last modified before the call began.
+ * those times: the hook takes that shortcut only for a file last changed before the call began.
  */
 export type ReadJob = JobHead & { kind: 'tool-read'; file: string; startLine: number; lines: number; hash: string; stat?: FileStamp };
-/** A file's size and modification time (ms), as the hook saw them. */
+/**
+ * A file's size, modification and change times (ms), as the hook saw them. The change time is set
+ * by every write and cannot be set back (`cp -p`, `touch -r` and `rsync -t` restore the mtime only).
+ */
 export interface FileStamp {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
 }
-/** A file modified this close to a Read's start (or after it) may not hold what the Read returned. */
+/** A file changed this close to a Read's start (or after it) may not hold what the Read returned. */
 const MTIME_SLACK_MS = 2_000;
 export type ArchiveJob = FileJob | TextJob | ReadJob;
 
@@ -169,13 +173,13 @@ function readSource(call: ToolCallHead & { response: unknown }): { file: string;
 function unchangedSince(file: string, startedAt: number | undefined): FileStamp | undefined {
   if (startedAt === undefined) return undefined;
   const st = statSafe(file);
-  if (st?.isFile() !== true || st.mtimeMs >= startedAt - MTIME_SLACK_MS) return undefined;
-  return { size: st.size, mtimeMs: st.mtimeMs };
+  if (st?.isFile() !== true || Math.max(st.mtimeMs, st.ctimeMs) >= startedAt - MTIME_SLACK_MS) return undefined;
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
 const sameStamp = (file: string, stamp: FileStamp) => {
   const st = statSafe(file);
-  return st !== undefined && st.size === stamp.size && st.mtimeMs === stamp.mtimeMs;
+  return st !== undefined && st.size === stamp.size && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs;
 };
 
 /** A Read job's text: the same lines of the file, and whether they are still what the tool returned. */

@@ -6,7 +6,7 @@
 // Fills are set through the usage of the transcript's assistant lines (see helpers/budget.ts).
 
 import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkHash, sampleHash } from '../../lib/archive/hash.ts';
@@ -844,6 +844,9 @@ describe('a Read job checks its file by stamp and sample when the file predates 
     writeFileSync(file, content);
     const then = new Date(Date.now() - 60_000);
     utimesSync(file, then, then);
+    // A call that began well after the file last changed (its change time cannot be set back, so
+    // the call is placed after it rather than the file before it).
+    const callAfterFile = () => statSync(file).ctimeMs + 2_500;
     const n = content.split('\n').length;
     const call = { toolUseId: `toolu_${randomUUID().slice(0, 8)}`, name: 'Read', input: { file_path: file }, isError: false };
     const response = { type: 'text', file: { filePath: file, content, numLines: n, startLine: 1, totalLines: n } };
@@ -871,13 +874,13 @@ describe('a Read job checks its file by stamp and sample when the file predates 
         .map((name) => readFileSync(join(dir, name), 'utf8'))
         .join('\n');
     };
-    return { t, env, log, file, content, spool, run };
+    return { t, env, log, file, content, spool, run, callAfterFile };
   };
 
   it('a file untouched since before the call: stamped, not hashed whole, and archived as the same text', async () => {
     const c = setup();
-    const job = await c.spool(c.content, Date.now() - 40);
-    expect(job.stat).toEqual({ size: Buffer.byteLength(c.content), mtimeMs: expect.any(Number) });
+    const job = await c.spool(c.content, c.callAfterFile());
+    expect(job.stat).toEqual({ size: Buffer.byteLength(c.content), mtimeMs: expect.any(Number), ctimeMs: expect.any(Number) });
     expect(job.hash).toBe(sampleHash(c.content));
     const archived = await c.run(job);
     expect(archived).not.toContain('The file changed');
@@ -886,16 +889,29 @@ describe('a Read job checks its file by stamp and sample when the file predates 
 
   it('a file modified after the hook, at the same size, fails the stamp', async () => {
     const c = setup();
-    const job = await c.spool(c.content, Date.now() - 40);
+    const job = await c.spool(c.content, c.callAfterFile());
     writeFileSync(c.file, c.content.replace('const generatedValue = 1', 'const generatedValue = 9'));
     expect(Buffer.byteLength(readFileSync(c.file))).toBe(job.stat?.size);
+    expect(await c.run(job)).toContain('The file changed between the Read and its archiving');
+  });
+
+  it('so does one rewritten with its old modification time put back (cp -p, touch -r)', async () => {
+    const c = setup();
+    const job = await c.spool(c.content, c.callAfterFile());
+    const mtime = new Date(job.stat?.mtimeMs ?? 0);
+    // Change times tick with the kernel's coarse clock (up to 10 ms): a rewrite in the same tick as
+    // the stamp would keep it. In a session the two are seconds apart.
+    await new Promise((r) => setTimeout(r, 30));
+    writeFileSync(c.file, c.content.replace('const generatedValue = 1', 'const generatedValue = 9'));
+    utimesSync(c.file, mtime, mtime);
+    expect(statSync(c.file).mtimeMs).toBe(job.stat?.mtimeMs);
     expect(await c.run(job)).toContain('The file changed between the Read and its archiving');
   });
 
   it("a Read whose text is not the file's lines (the tool cut them) fails the sample", async () => {
     const c = setup();
     expect(c.content.length).toBeGreaterThan(150_000);
-    const job = await c.spool(c.content.slice(0, 150_000), Date.now() - 40);
+    const job = await c.spool(c.content.slice(0, 150_000), c.callAfterFile());
     expect(await c.run(job)).toContain('The file changed between the Read and its archiving');
   });
 
@@ -906,8 +922,6 @@ describe('a Read job checks its file by stamp and sample when the file predates 
     const recent = await c.spool(c.content, Date.now() - 40);
     expect(recent.stat).toBeUndefined();
     expect(recent.hash).toBe(chunkHash(c.content));
-    const old = new Date(Date.now() - 60_000);
-    utimesSync(c.file, old, old);
     const unknown = await c.spool(c.content, undefined);
     expect(unknown.stat).toBeUndefined();
     expect(await c.run(unknown)).not.toContain('The file changed');
