@@ -842,7 +842,8 @@ describe('a Read job checks its file by stamp and sample when the file predates 
     const file = join(t.project, 'generated.ts');
     const content = numberedLines(3_000, 60, 'const generatedValue =');
     writeFileSync(file, content);
-    const then = new Date(Date.now() - 60_000);
+    // Whole seconds, so that a test can put the very same time back.
+    const then = Math.floor(Date.now() / 1000) - 60;
     utimesSync(file, then, then);
     // A call that began well after the file last changed (its change time cannot be set back, so
     // the call is placed after it rather than the file before it).
@@ -874,7 +875,7 @@ describe('a Read job checks its file by stamp and sample when the file predates 
         .map((name) => readFileSync(join(dir, name), 'utf8'))
         .join('\n');
     };
-    return { t, env, log, file, content, spool, run, callAfterFile };
+    return { t, env, log, file, content, spool, run, callAfterFile, then };
   };
 
   it('a file untouched since before the call: stamped, not hashed whole, and archived as the same text', async () => {
@@ -898,12 +899,11 @@ describe('a Read job checks its file by stamp and sample when the file predates 
   it('so does one rewritten with its old modification time put back (cp -p, touch -r)', async () => {
     const c = setup();
     const job = await c.spool(c.content, c.callAfterFile());
-    const mtime = new Date(job.stat?.mtimeMs ?? 0);
     // Change times tick with the kernel's coarse clock (up to 10 ms): a rewrite in the same tick as
     // the stamp would keep it. In a session the two are seconds apart.
     await new Promise((r) => setTimeout(r, 30));
     writeFileSync(c.file, c.content.replace('const generatedValue = 1', 'const generatedValue = 9'));
-    utimesSync(c.file, mtime, mtime);
+    utimesSync(c.file, c.then, c.then);
     expect(statSync(c.file).mtimeMs).toBe(job.stat?.mtimeMs);
     expect(await c.run(job)).toContain('The file changed between the Read and its archiving');
   });

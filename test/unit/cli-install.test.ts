@@ -488,6 +488,7 @@ describe('ctxl doctor --json', () => {
       '--max-semi-space-size=1',
       '--no-opt',
       '--no-regexp-tier-up',
+      '--optimize-for-size',
     ]);
     expect(hookCommands('not json')).toEqual([]);
     expect(hookNodeFlags(['node "/x/dist/stop.mjs"', 'bash -c node'])).toEqual([]);
