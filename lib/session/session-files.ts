@@ -250,13 +250,31 @@ export async function advanceSessionCursor(
   return env.store.withLock(cursorFile(env.store, sessionId), pass, { waitMs: Math.max(100, timeLeft() / 2) });
 }
 
-/** `<dir>/<sid>/subagents/agent-*.jsonl` next to a session's transcript (Claude Code 2.x layout). */
-export function subagentTranscripts(transcriptPath: string, sessionId: string): string[] {
-  const dir = join(dirname(transcriptPath), sessionId, 'subagents');
-  return listDir(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .sort()
-    .map((f) => join(dir, f));
+/** Folders below `subagents/` searched for transcripts (workflows put theirs two levels down). */
+const SUBAGENT_DEPTH = 4;
+
+/**
+ * The subagent transcripts next to a session's transcript, each with the name of its cursor file:
+ * `<dir>/<sid>/subagents/agent-*.jsonl` (Claude Code 2.x), and the agents a workflow runs, in
+ * `subagents/workflows/<run>/agent-*.jsonl` beside the run's `journal.jsonl` (no transcript).
+ * Sorted by their path below `subagents/`.
+ */
+export function subagentTranscripts(transcriptPath: string, sessionId: string): Array<{ file: string; cursorName: string }> {
+  const root = join(dirname(transcriptPath), sessionId, 'subagents');
+  const out: Array<{ file: string; rel: string }> = [];
+  const walk = (dir: string, rel: string, depth: number) => {
+    for (const name of listDir(dir)) {
+      const path = join(dir, name);
+      const relPath = rel === '' ? name : `${rel}/${name}`;
+      if (name.endsWith('.jsonl')) {
+        if (name !== 'journal.jsonl') out.push({ file: path, rel: relPath });
+      } else if (depth < SUBAGENT_DEPTH && statSafe(path)?.isDirectory() === true) walk(path, relPath, depth + 1);
+    }
+  };
+  walk(root, '', 1);
+  return out
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+    .map(({ file, rel }) => ({ file, cursorName: `cursor-${rel.slice(0, -'.jsonl'.length).replace(/[/\\]/g, '-')}.json` }));
 }
 
 /**
@@ -272,8 +290,7 @@ export async function catchUpSession(
 ): Promise<SessionAdvance | undefined> {
   const main = await advanceSessionCursor(env, sessionId, transcriptPath, options);
   for (const agent of subagentTranscripts(transcriptPath, sessionId)) {
-    const name = basename(agent, '.jsonl');
-    const sub = await advanceSessionCursor(env, sessionId, agent, { ...options, cursorName: `cursor-${name}.json` });
+    const sub = await advanceSessionCursor(env, sessionId, agent.file, { ...options, cursorName: agent.cursorName });
     if (main !== undefined && sub !== undefined) {
       main.archived.added += sub.archived.added;
       main.archived.updated += sub.archived.updated;

@@ -370,6 +370,28 @@ describe('subagent transcripts', () => {
     expect(chunks.some((c) => c.text === 'Delegate a repo search to a subagent' && c.sidechain === undefined)).toBe(true);
   });
 
+  it("a workflow's agents, two folders further down, are archived too; its journal is no transcript", () => {
+    const t = sandbox();
+    const dir = join(t.home, 'projects-copy');
+    const run = join(dir, PARENT_SID, 'subagents', 'workflows', 'wf_1');
+    mkdirSync(run, { recursive: true });
+    const parent = join(dir, `${PARENT_SID}.jsonl`);
+    copyFileSync(PARENT, parent);
+    copyFileSync(SUBAGENT, join(run, 'agent-a0ad4f44468bdf20d.jsonl'));
+    writeFileSync(join(run, 'journal.jsonl'), `${JSON.stringify({ type: 'started', agentId: 'a0ad4f44468bdf20d', label: 'journal-only-label' })}\n`);
+    writeFileSync(join(run, 'agent-a0ad4f44468bdf20d.meta.json'), '{"label":"x"}');
+    const summary = t.ingest(parent);
+    const chunks = readChunks(t.data, PARENT_SID);
+    const subUuids = new Set(transcriptLines(SUBAGENT).map((l) => l.uuid as string));
+    const fromSub = chunks.filter((c) => c.sourceUuids.some((u) => subUuids.has(u)));
+    expect(fromSub.map((c) => c.type).sort()).toEqual(['assistant', 'tool', 'user']);
+    for (const c of fromSub) expect(c.sidechain).toBe(true);
+    expect(chunks.some((c) => c.text.includes('journal-only-label'))).toBe(false);
+    expect(summary.chunksAdded).toBe(chunks.length);
+    expect(existsSync(join(t.data, 'sessions', PARENT_SID, 'cursor-workflows-wf_1-agent-a0ad4f44468bdf20d.json'))).toBe(true);
+    expect(t.ingest(parent).chunksAdded).toBe(0);
+  });
+
   it('are found by ctxl recall under the parent session', () => {
     const t = sandbox();
     t.ingest(PARENT);
