@@ -61,8 +61,12 @@ describe('four-zone budget: stubs, advice, steering and the brief (plugin-dir)',
     runs.low = await claude('low', `Look at the numbers. ${CONSTRAINT}`);
     sid = runs.low.sessionId ?? '';
     // 2. 130K of a 200K window: past L1→L2 (75% of the Working zone). Large outputs become stubs.
+    // A small call first: the client writes a turn's transcript lines asynchronously, so the
+    // PostToolUse of the turn's first call may not find that request's usage yet (on a fast machine
+    // it read the 21K of the low run); every later call finds the one before it.
     mock.script(
-      toolUse('Bash', { command: 'seq 1 3000', description: 'Count again' }, { usage: usage(130_000) }),
+      toolUse('Bash', { command: 'seq 1 3', description: 'Count a little' }, { usage: usage(130_000) }),
+      toolUse('Bash', { command: 'seq 1 3000', description: 'Count again' }, { usage: usage(130_200) }),
       toolUse('Read', { file_path: join(sandbox.project, 'big-module.ts') }, { usage: usage(131_000) }),
       toolUse('Grep', { pattern: 'export function', path: sandbox.project, output_mode: 'content', '-n': true }, { usage: usage(132_000) }),
       text('All three looked at.', usage(133_000)),
