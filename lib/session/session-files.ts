@@ -250,7 +250,7 @@ export async function advanceSessionCursor(
   return env.store.withLock(cursorFile(env.store, sessionId), pass, { waitMs: Math.max(100, timeLeft() / 2) });
 }
 
-/** Folders below `subagents/` searched for transcripts (workflows put theirs two levels down). */
+/** Folders below `subagents/` searched for transcripts (workflows put theirs two down). */
 const SUBAGENT_DEPTH = 4;
 
 /**
@@ -262,19 +262,29 @@ const SUBAGENT_DEPTH = 4;
 export function subagentTranscripts(transcriptPath: string, sessionId: string): Array<{ file: string; cursorName: string }> {
   const root = join(dirname(transcriptPath), sessionId, 'subagents');
   const out: Array<{ file: string; rel: string }> = [];
+  // `depth`: how many folders below `subagents/` the one being listed is.
   const walk = (dir: string, rel: string, depth: number) => {
     for (const name of listDir(dir)) {
       const path = join(dir, name);
       const relPath = rel === '' ? name : `${rel}/${name}`;
-      if (name.endsWith('.jsonl')) {
+      const stat = statSafe(path);
+      if (name.endsWith('.jsonl') && stat?.isFile() === true) {
         if (name !== 'journal.jsonl') out.push({ file: path, rel: relPath });
-      } else if (depth < SUBAGENT_DEPTH && statSafe(path)?.isDirectory() === true) walk(path, relPath, depth + 1);
+      } else if (depth < SUBAGENT_DEPTH && stat?.isDirectory() === true) walk(path, relPath, depth + 1);
     }
   };
-  walk(root, '', 1);
-  return out
-    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-    .map(({ file, rel }) => ({ file, cursorName: `cursor-${rel.slice(0, -'.jsonl'.length).replace(/[/\\]/g, '-')}.json` }));
+  walk(root, '', 0);
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)).map(({ file, rel }) => ({ file, cursorName: subagentCursorName(rel) }));
+}
+
+/**
+ * `cursor-agent-<id>.json` for `subagents/agent-<id>.jsonl` (the name it always had); a deeper one
+ * also names its folders, and a hash of its path keeps `a/b.jsonl` apart from `a-b.jsonl`.
+ */
+function subagentCursorName(rel: string): string {
+  const name = rel.slice(0, -'.jsonl'.length);
+  if (!name.includes('/')) return `cursor-${name}.json`;
+  return `cursor-${name.replace(/\//g, '-')}-${chunkHash(rel).slice(0, 8)}.json`;
 }
 
 /**

@@ -53,7 +53,8 @@ export type ReadJob = JobHead & { kind: 'tool-read'; file: string; startLine: nu
 export interface FileStamp {
   size: number;
   mtimeMs: number;
-  ctimeMs: number;
+  /** Absent in a job written before it was kept (its file is then checked by size and mtime). */
+  ctimeMs?: number;
 }
 /** A file changed this close to a Read's start (or after it) may not hold what the Read returned. */
 const MTIME_SLACK_MS = 2_000;
@@ -179,7 +180,7 @@ function unchangedSince(file: string, startedAt: number | undefined): FileStamp 
 
 const sameStamp = (file: string, stamp: FileStamp) => {
   const st = statSafe(file);
-  return st !== undefined && st.size === stamp.size && st.mtimeMs === stamp.mtimeMs && st.ctimeMs === stamp.ctimeMs;
+  return st !== undefined && st.size === stamp.size && st.mtimeMs === stamp.mtimeMs && (stamp.ctimeMs === undefined || st.ctimeMs === stamp.ctimeMs);
 };
 
 /** A Read job's text: the same lines of the file, and whether they are still what the tool returned. */

@@ -1,11 +1,11 @@
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { splitText } from '../../lib/archive/chunker.ts';
 import { queryTerms, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
 import { openStore } from '../../lib/runtime/store.ts';
-import { advanceSessionCursor, cursorFile } from '../../lib/session/session-files.ts';
+import { advanceSessionCursor, cursorFile, subagentTranscripts } from '../../lib/session/session-files.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath, transcriptFixtures } from './helpers/manifest.ts';
 import { prng } from './helpers/prng.ts';
@@ -388,8 +388,25 @@ describe('subagent transcripts', () => {
     for (const c of fromSub) expect(c.sidechain).toBe(true);
     expect(chunks.some((c) => c.text.includes('journal-only-label'))).toBe(false);
     expect(summary.chunksAdded).toBe(chunks.length);
-    expect(existsSync(join(t.data, 'sessions', PARENT_SID, 'cursor-workflows-wf_1-agent-a0ad4f44468bdf20d.json'))).toBe(true);
+    const cursors = readdirSync(join(t.data, 'sessions', PARENT_SID)).filter((f) => f.startsWith('cursor-'));
+    expect(cursors.some((f) => /^cursor-workflows-wf_1-agent-a0ad4f44468bdf20d-[0-9a-f]{8}\.json$/.test(f))).toBe(true);
     expect(t.ingest(parent).chunksAdded).toBe(0);
+  });
+
+  it('are looked for up to four folders below subagents/, each with a cursor of its own', () => {
+    const t = sandbox();
+    const sid = 'a1b2c3d4-0000-4000-8000-0000000000aa';
+    const root = join(t.home, 'p', sid, 'subagents');
+    const files = ['agent-x.jsonl', 'agent/x.jsonl', 'agent-x/y.jsonl', 'a/b/c/d/deep.jsonl', 'a/b/c/d/e/too-deep.jsonl', 'w/journal.jsonl'];
+    for (const f of files) {
+      mkdirSync(dirname(join(root, f)), { recursive: true });
+      writeFileSync(join(root, f), '');
+    }
+    mkdirSync(join(root, 'dir.jsonl'));
+    const found = subagentTranscripts(join(t.home, 'p', `${sid}.jsonl`), sid);
+    expect(found.map((f) => f.file.slice(root.length + 1)).sort()).toEqual(['a/b/c/d/deep.jsonl', 'agent-x.jsonl', 'agent-x/y.jsonl', 'agent/x.jsonl']);
+    expect(found.find((f) => f.file.endsWith('/agent-x.jsonl'))?.cursorName).toBe('cursor-agent-x.json');
+    expect(new Set(found.map((f) => f.cursorName)).size).toBe(found.length);
   });
 
   it('are found by ctxl recall under the parent session', () => {

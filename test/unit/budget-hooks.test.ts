@@ -908,6 +908,13 @@ describe('a Read job checks its file by stamp and sample when the file predates 
     expect(await c.run(job)).toContain('The file changed between the Read and its archiving');
   });
 
+  it('a job stamped before change times were kept is checked by size and mtime', async () => {
+    const c = setup();
+    const job = await c.spool(c.content, c.callAfterFile());
+    const { ctimeMs: _ctime, ...older } = job.stat ?? { size: 0, mtimeMs: 0 };
+    expect(await c.run({ ...job, stat: older })).not.toContain('The file changed');
+  });
+
   it("a Read whose text is not the file's lines (the tool cut them) fails the sample", async () => {
     const c = setup();
     expect(c.content.length).toBeGreaterThan(150_000);

@@ -31,6 +31,11 @@ describe('userFacts: constraints', () => {
     'Nothing should be written outside the tmp directory.',
     'by the way, never push to the release branch',
     'stay below 200 KB for the bundle',
+    'Never bring in lodash.',
+    'Always ping me before you deploy.',
+    'never string commands together with &&',
+    'Under no circumstances are you to force-push.',
+    'Nothing should be sent to the remote.',
   ])('%s is a constraint', (text) => {
     expect(constraints(text).map((f) => f.text)).toEqual([text]);
   });
@@ -59,6 +64,8 @@ describe('userFacts: constraints', () => {
     'At no time did the server respond.',
     'In no case did the retry succeed.',
     'Never used that API.',
+    'I ran the migration, nothing should be broken now.',
+    'In no case could we reproduce it.',
   ])('%s has no constraint', (text) => {
     expect(constraints(text)).toEqual([]);
   });
