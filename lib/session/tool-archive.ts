@@ -57,7 +57,7 @@ export interface FileStamp {
   ctimeMs?: number;
 }
 /** A file changed this close to a Read's start (or after it) may not hold what the Read returned. */
-const MTIME_SLACK_MS = 2_000;
+const CHANGE_SLACK_MS = 2_000;
 export type ArchiveJob = FileJob | TextJob | ReadJob;
 
 export async function archiveToolCall(
@@ -168,13 +168,13 @@ function readSource(call: ToolCallHead & { response: unknown }): { file: string;
 }
 
 /**
- * The file's stamp when it was last modified before the call began (its text then is what the Read
+ * The file's stamp when it last changed before the call began (its text then is what the Read
  * returned); undefined when it may have changed meanwhile, or the call's start is unknown.
  */
 function unchangedSince(file: string, startedAt: number | undefined): FileStamp | undefined {
   if (startedAt === undefined) return undefined;
   const st = statSafe(file);
-  if (st?.isFile() !== true || Math.max(st.mtimeMs, st.ctimeMs) >= startedAt - MTIME_SLACK_MS) return undefined;
+  if (st?.isFile() !== true || Math.max(st.mtimeMs, st.ctimeMs) >= startedAt - CHANGE_SLACK_MS) return undefined;
   return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
