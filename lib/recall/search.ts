@@ -359,7 +359,7 @@ function top(perSegment: ReadonlyArray<{ docs: readonly number[]; key: Float64Ar
  * through a min-heap of `want` keys. Copying and sorting every key instead cost a query over
  * 100,000 chunks ~13 ms a time (72,000 docs touched by three common words), twice.
  */
-function cutOff(perSegment: ReadonlyArray<{ docs: readonly number[]; key: Float64Array }>, want: number): number {
+export function cutOff(perSegment: ReadonlyArray<{ docs: readonly number[]; key: Float64Array }>, want: number): number {
   const heap = new Float64Array(want);
   let size = 0;
   let count = 0;
@@ -369,7 +369,6 @@ function cutOff(perSegment: ReadonlyArray<{ docs: readonly number[]; key: Float6
       const v = key[d] as number;
       if (size < want) {
         let i = size++;
-        heap[i] = v;
         while (i > 0) {
           const parent = (i - 1) >> 1;
           if ((heap[parent] as number) <= v) break;

@@ -26,7 +26,7 @@ import {
 } from '../../lib/index/segment.ts';
 import { startSegmentWorker } from '../../lib/index/segment-worker-client.ts';
 import { parseQuery } from '../../lib/recall/query.ts';
-import { editDistance, type RecallResult, search } from '../../lib/recall/search.ts';
+import { cutOff, editDistance, type RecallResult, search } from '../../lib/recall/search.ts';
 import { tryLock } from '../../lib/runtime/lock.ts';
 import type { Logger } from '../../lib/runtime/log.ts';
 import { openRangeReader, openStore, type Store, writeFileAtomic } from '../../lib/runtime/store.ts';
@@ -1575,5 +1575,30 @@ describe('the segment worker of ctxl ingest', () => {
   it('without its bundle (running from sources) there is no worker, and nothing fails', () => {
     expect(startSegmentWorker(join(tempDir(), 'missing.mjs'))).toBeUndefined();
     expect(startSegmentWorker(undefined)).toBeUndefined();
+  });
+});
+
+// ---- 12. the candidates' cut-off ----
+
+describe('cutOff', () => {
+  /** The sort it replaced: the want-th largest key, or -Infinity when there are no more than want. */
+  const bySort = (segments: Array<{ docs: number[]; key: Float64Array }>, want: number) => {
+    const all = segments.flatMap(({ docs, key }) => docs.map((d) => key[d] as number)).sort((a, b) => a - b);
+    return all.length <= want ? Number.NEGATIVE_INFINITY : (all[all.length - want] as number);
+  };
+
+  it('is the want-th largest score over every segment, ties and all, as a full sort gives it', () => {
+    const rnd = prng(77);
+    for (let round = 0; round < 300; round++) {
+      const segments = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
+        const size = Math.floor(rnd() * 120);
+        // Few distinct values: many ties at the cut.
+        const key = Float64Array.from({ length: size }, () => Math.floor(rnd() * 12) / 4);
+        const docs = Array.from({ length: size }, (_, d) => d).filter(() => rnd() < 0.7);
+        return { docs, key };
+      });
+      const want = 1 + Math.floor(rnd() * 60);
+      expect(cutOff(segments, want)).toBe(bySort(segments, want));
+    }
   });
 });
