@@ -2,7 +2,7 @@
 // the transcript was read, context size), events.jsonl (one record per tool call). All reads tolerate
 // corruption: a bad file is set aside with a log line and rebuilt.
 
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { type ChunkSink, type ChunkWriter, type WriteResult, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
@@ -10,7 +10,7 @@ import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerSt
 import { chunkHash } from '../archive/hash.ts';
 import type { Logger } from '../runtime/log.ts';
 import { lazySchema } from '../runtime/schemas.ts';
-import { listDir, type Store, statSafe } from '../runtime/store.ts';
+import { listFiles, type Store, statSafe } from '../runtime/store.ts';
 import type { ParsedLine } from '../transcript/entries.ts';
 import { type AdvanceResult, advanceTranscript, CURSOR_VERSION, type TranscriptCursor } from '../transcript/reader.ts';
 
@@ -261,20 +261,20 @@ const SUBAGENT_DEPTH = 4;
  */
 export function subagentTranscripts(transcriptPath: string, sessionId: string): Array<{ file: string; cursorName: string }> {
   const root = join(dirname(transcriptPath), sessionId, 'subagents');
-  const out: Array<{ file: string; rel: string }> = [];
-  // `depth`: how many folders below `subagents/` the one being listed is.
-  const walk = (dir: string, rel: string, depth: number) => {
-    for (const name of listDir(dir)) {
-      const path = join(dir, name);
-      const relPath = rel === '' ? name : `${rel}/${name}`;
-      const stat = statSafe(path);
-      if (name.endsWith('.jsonl') && stat?.isFile() === true) {
-        if (name !== 'journal.jsonl') out.push({ file: path, rel: relPath });
-      } else if (depth < SUBAGENT_DEPTH && stat?.isDirectory() === true) walk(path, relPath, depth + 1);
-    }
-  };
-  walk(root, '', 0);
-  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)).map(({ file, rel }) => ({ file, cursorName: subagentCursorName(rel) }));
+  let files: string[];
+  try {
+    files = listFiles(root); // by directory entry: no stat per file on a Stop
+  } catch {
+    return []; // a folder that cannot be read: its transcripts wait for a later pass
+  }
+  return files
+    .map((rel) => rel.replace(/\\/g, '/'))
+    .filter((rel) => {
+      const parts = rel.split('/');
+      return rel.endsWith('.jsonl') && parts.at(-1) !== 'journal.jsonl' && parts.length - 1 <= SUBAGENT_DEPTH;
+    })
+    .sort()
+    .map((rel) => ({ file: join(root, rel), cursorName: subagentCursorName(rel) }));
 }
 
 /**

@@ -397,14 +397,28 @@ describe('subagent transcripts', () => {
     const t = sandbox();
     const sid = 'a1b2c3d4-0000-4000-8000-0000000000aa';
     const root = join(t.home, 'p', sid, 'subagents');
-    const files = ['agent-x.jsonl', 'agent/x.jsonl', 'agent-x/y.jsonl', 'a/b/c/d/deep.jsonl', 'a/b/c/d/e/too-deep.jsonl', 'w/journal.jsonl'];
+    const files = [
+      'agent-x.jsonl',
+      'agent/x.jsonl',
+      'agent-x/y.jsonl',
+      'a/b/c/d/deep.jsonl',
+      'a/b/c/d/e/too-deep.jsonl',
+      'w/journal.jsonl',
+      'w/agent-journal.jsonl',
+    ];
     for (const f of files) {
       mkdirSync(dirname(join(root, f)), { recursive: true });
       writeFileSync(join(root, f), '');
     }
     mkdirSync(join(root, 'dir.jsonl'));
     const found = subagentTranscripts(join(t.home, 'p', `${sid}.jsonl`), sid);
-    expect(found.map((f) => f.file.slice(root.length + 1)).sort()).toEqual(['a/b/c/d/deep.jsonl', 'agent-x.jsonl', 'agent-x/y.jsonl', 'agent/x.jsonl']);
+    expect(found.map((f) => f.file.slice(root.length + 1)).sort()).toEqual([
+      'a/b/c/d/deep.jsonl',
+      'agent-x.jsonl',
+      'agent-x/y.jsonl',
+      'agent/x.jsonl',
+      'w/agent-journal.jsonl',
+    ]);
     expect(found.find((f) => f.file.endsWith('/agent-x.jsonl'))?.cursorName).toBe('cursor-agent-x.json');
     expect(new Set(found.map((f) => f.cursorName)).size).toBe(found.length);
   });
