@@ -68,19 +68,29 @@ const common = {
 const MODULE_URL = '__ctxlModuleUrl';
 const PROGRAMS = 'programs';
 async function cachedProgram({ entry, name, outfile, define = {}, banner, hook, writeWithinMs }) {
+  const program = await buildProgram({ entry, name, outfile, define, hook, writeWithinMs });
+  await writeLoader({ name, outfile, banner, contents: `runCached(${JSON.stringify(program)}, import.meta.url);\n` });
+}
+
+/** Build a program into programs/<name>-<hash>.js; what its loader passes to runCached. */
+async function buildProgram({ entry, name, outfile, define = {}, hook, writeWithinMs }) {
   const body = await build({ ...common, format: 'iife', write: false, entryPoints: [entry], define: { ...define, 'import.meta.url': MODULE_URL } });
   const source = `(function (${MODULE_URL}) {${body.outputFiles[0].text}\n})\n`;
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  const contents = `import { runCached } from './lib/runtime/code-cache.ts';\nrunCached(${JSON.stringify({ name, hash, hook, writeWithinMs })}, import.meta.url);\n`;
+  mkdirSync(join(dirname(outfile), PROGRAMS), { recursive: true });
+  writeFileSync(join(dirname(outfile), PROGRAMS, `${name}-${hash}.js`), source);
+  return { name, hash, hook, writeWithinMs };
+}
+
+/** The small ES module Claude Code (or a user) runs: `contents` after the import of runCached. */
+async function writeLoader({ name, outfile, banner, contents }) {
   const loader = await build({
     ...common,
     write: false,
-    stdin: { contents, resolveDir: '.', sourcefile: `${name}.entry.ts`, loader: 'ts' },
+    stdin: { contents: `import { runCached } from './lib/runtime/code-cache.ts';\n${contents}`, resolveDir: '.', sourcefile: `${name}.entry.ts`, loader: 'ts' },
     outfile,
     ...(banner ? { banner } : {}),
   });
-  mkdirSync(join(dirname(outfile), PROGRAMS), { recursive: true });
-  writeFileSync(join(dirname(outfile), PROGRAMS, `${name}-${hash}.js`), source);
   writeFileSync(outfile, loader.outputFiles[0].text);
 }
 
@@ -103,13 +113,18 @@ for (const file of hookFiles) {
     writeWithinMs: timeout / 2,
   });
 }
-await cachedProgram({
-  entry: 'lib/cli/main.ts',
+// The CLI is two programs behind one loader: the search commands (lib/cli/search-command-names.ts)
+// run a program with only what they need, half the code of the whole CLI to load and initialise.
+const cliOptions = { outfile: `${staging}/cli.mjs`, hook: false, writeWithinMs: Number.MAX_SAFE_INTEGER };
+const cliWhole = await buildProgram({ ...cliOptions, entry: 'lib/cli/main.ts', name: 'cli' });
+const cliSearch = await buildProgram({ ...cliOptions, entry: 'lib/cli/search-main.ts', name: 'cli-search' });
+await writeLoader({
   name: 'cli',
   outfile: `${staging}/cli.mjs`,
   banner: { js: '#!/usr/bin/env node' },
-  hook: false,
-  writeWithinMs: Number.MAX_SAFE_INTEGER,
+  contents:
+    "import { SEARCH_COMMANDS } from './lib/cli/search-command-names.ts';\n" +
+    `runCached(SEARCH_COMMANDS.includes(process.argv[2] ?? '') ? ${JSON.stringify(cliSearch)} : ${JSON.stringify(cliWhole)}, import.meta.url);\n`,
 });
 // The CLI's ingest counts index terms on a worker thread; the worker is its own small bundle.
 await build({ ...common, entryPoints: ['lib/index/segment-worker.ts'], outfile: `${staging}/${PROGRAMS}/segment-worker.mjs` });

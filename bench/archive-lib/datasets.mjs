@@ -72,6 +72,35 @@ function buildDir(dir) {
   return { tmp, home, transcripts, env: childEnv({ home, configDir: emptyConfigDir() }) };
 }
 
+/** The segment format the sources write (lib/index/segment.ts): a cached index of another is reindexed. */
+const SEGMENT_VERSION = Number(/export const SEGMENT_VERSION = (\d+);/.exec(readFileSync(join(REPO, 'lib', 'index', 'segment.ts'), 'utf8'))?.[1]);
+
+/** The format versions of a data dir's index segments (each footer's `version`). */
+function segmentVersions(home) {
+  const dir = join(home, 'index');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^seg-\d+\.bin$/.test(f))
+    .map((f) => {
+      const bytes = readFileSync(join(dir, f));
+      const length = bytes.readUInt32LE(bytes.length - 12);
+      return JSON.parse(bytes.toString('utf8', bytes.length - 12 - length, bytes.length - 12)).version;
+    });
+}
+
+/**
+ * A cached data dir whose index an older build wrote is reindexed from its chunk files (the chunks
+ * stay): the timings are of the format the sources write, which a user's index reaches as its
+ * segments are merged or rewritten.
+ */
+function reindexIfOutdated(home, project, label) {
+  if (!Number.isInteger(SEGMENT_VERSION) || segmentVersions(home).every((v) => v === SEGMENT_VERSION)) return;
+  log(`  ${label}: index segments of an older format; ctxl reindex --all…`);
+  const r = runNode([CLI, 'reindex', '--all'], { cwd: project, env: childEnv({ home, configDir: emptyConfigDir() }) });
+  const problem = problemOf(r);
+  if (problem !== undefined) throw new Error(`reindex of ${label} failed: ${problem}`);
+}
+
 function readManifest(dir) {
   try {
     return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
@@ -88,8 +117,10 @@ export async function recallDataDir(label, chunks, { rebuild = false } = {}) {
   const dir = join(CACHE, `recall-${label}`);
   const project = ensureProject();
   const cached = readManifest(dir);
-  if (cached !== undefined && !rebuild && cached.projectRoot === project && cached.chunksTarget === chunks)
+  if (cached !== undefined && !rebuild && cached.projectRoot === project && cached.chunksTarget === chunks) {
+    reindexIfOutdated(join(dir, 'home'), project, `recall-${label}`);
     return { dir, home: join(dir, 'home'), project, manifest: cached, built: false };
+  }
   rmSync(dir, { recursive: true, force: true });
   const { tmp, transcripts, env } = buildDir(dir);
   const sessions = Math.max(1, Math.round(chunks / CHUNKS_PER_SESSION));

@@ -10,25 +10,14 @@ import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-
 import { catchUpWithPhase } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { replayPhases } from '../phase/replay.ts';
-import { archiveStats, isRecallView, recallMarkdown, recallQuery, showMarkdown } from '../recall/recall.ts';
-import { renderResults } from '../recall/render.ts';
+import { archiveStats } from '../recall/recall.ts';
 import { loadConfig } from '../runtime/config.ts';
-import type { Logger } from '../runtime/log.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
-import { findProjectRoot, listDir, readTextFile, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, cursorFile, type SessionEnv, touchSession } from '../session/session-files.ts';
 import { type ArchiveJob, archiveFile, archiveSpooled, type PartWriter } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
-
-export interface CliEnv {
-  env: Env;
-  store: Store;
-  log: Logger;
-  now: Date;
-  out: (line: string) => void;
-  err: (text: string) => void;
-  isTTY: boolean;
-}
+import type { CliEnv } from './cli-runtime.ts';
 
 export interface IngestSummary {
   sessions: number;
@@ -198,40 +187,6 @@ export function allTranscripts(env: Env): string[] {
     for (const name of listDir(join(root, project))) if (name.endsWith('.jsonl')) out.push(join(root, project, name));
   }
   return out.sort();
-}
-
-export async function recallCommand(
-  cli: CliEnv,
-  words: readonly string[],
-  options: { cwd: string; allProjects: boolean; limit: number; json: boolean },
-): Promise<void> {
-  const raw = words.join(' ');
-  const projectRoot = findProjectRoot(options.cwd).root;
-  const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
-  // What `/recall` takes besides a query (`show <ref>`, `stats`, `timeline`, `decisions`) reads the
-  // same typed here: as Markdown, the words they are are no search.
-  if (!options.json && isRecallView(raw)) {
-    cli.out(await recallMarkdown(raw, env));
-    return;
-  }
-  const { query, results, hint } = await recallQuery(raw, env, options.limit);
-  if (options.json) {
-    // The contract's shape stays `{query, results}`; a hint goes to stderr as one line.
-    if (hint !== undefined) cli.err(`ctxl: ${hint}\n`);
-    cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, subagent: _subagent, ...r }) => r) }));
-    return;
-  }
-  cli.out(hint ?? renderResults(query, results, { showCommand: 'ctxl show' }));
-}
-
-export function showCommand(cli: CliEnv, ref: string): boolean {
-  const text = showMarkdown(
-    ref,
-    { store: cli.store, log: cli.log, now: cli.now, projectRoot: '', allProjects: true, showCommand: 'ctxl show' },
-    Number.POSITIVE_INFINITY,
-  );
-  cli.out(text);
-  return !text.startsWith('No archived chunk');
 }
 
 /**

@@ -127,12 +127,10 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
         add('missing-runtime', `a hook points at ${file}, which does not exist`, 'run `ctxl install` again from a checkout');
         continue;
       }
-      const program = loaderProgram(file);
-      if (program !== undefined && !pathExists(program))
-        add('missing-runtime', `${file} runs ${program}, which does not exist`, 'run `ctxl install` again from a checkout');
+      for (const program of loaderPrograms(file))
+        if (!pathExists(program)) add('missing-runtime', `${file} runs ${program}, which does not exist`, 'run `ctxl install` again from a checkout');
     }
-    const cliProgram = pathExists(cli) ? loaderProgram(cli) : undefined;
-    if (!pathExists(cli) || (cliProgram !== undefined && !pathExists(cliProgram)))
+    if (!pathExists(cli) || loaderPrograms(cli).some((program) => !pathExists(program)))
       add('missing-runtime', `${runtimeDir(input.configDir)} is incomplete`, 'run `ctxl install` again');
   }
 
@@ -256,10 +254,11 @@ export function hookCommands(text: string | undefined): string[] {
   return out;
 }
 
-/** The program a dist loader runs (`programs/<name>-<hash>.js` beside it), if the file names one. */
-export function loaderProgram(loader: string): string | undefined {
-  const m = /name:"([a-z-]+)",hash:"([0-9a-f]{16})"/.exec(readTextFile(loader) ?? '');
-  return m === null ? undefined : join(dirname(loader), PROGRAMS_DIR, `${m[1]}-${m[2]}.js`);
+/** The programs a dist loader may run (`programs/<name>-<hash>.js` beside it): one, or the CLI's two. */
+export function loaderPrograms(loader: string): string[] {
+  return [...(readTextFile(loader) ?? '').matchAll(/name:"([a-z-]+)",hash:"([0-9a-f]{16})"/g)].map((m) =>
+    join(dirname(loader), PROGRAMS_DIR, `${m[1]}-${m[2]}.js`),
+  );
 }
 
 /** The distinct node flags of `node --a --b "…"` commands. */

@@ -12,7 +12,7 @@ import { sanitizeName } from '../runtime/paths.ts';
 import { ensureDir, listDir, openRangeReader, removePath, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { concatPostings, SegmentBuilder } from './builder.ts';
 import { emptyManifest, indexDir, type LiveSegment, type Manifest, manifestFile, openSegment, readManifest, saveManifest } from './manifest.ts';
-import { decodePostings, encodeBucket, encodeSegment, IndexCorruptError, type IndexedDoc, type Postings, type SegmentReader } from './segment.ts';
+import { decodePostings, encodeBucket, encodeSegment, IndexCorruptError, type IndexedDoc, type Postings, SEGMENT_VERSION, type SegmentReader } from './segment.ts';
 
 /** Chunks per new segment: bounds the memory of a catch-up and saves progress as it goes. */
 const BATCH_DOCS = 4_000;
@@ -408,13 +408,16 @@ function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string,
 
 /**
  * Rewrite, in its place, a segment of which a quarter or more is hidden (chunks listed again): hidden
- * docs still count in document frequencies, so they must not pile up in a big segment that rarely merges.
+ * docs still count in document frequencies, so they must not pile up in a big segment that rarely
+ * merges. A segment of an older format is rewritten too (a big one may never merge again), within
+ * the same limit: a hook leaves big ones to the CLI.
  */
 function compactHidden(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number): void {
   for (const [i, seg] of m.segments.entries()) {
     const hidden = m.deleted[seg.name] ?? [];
     const reader = readers.get(seg.name);
-    if (reader === undefined || hidden.length * 4 < seg.docs || seg.docs > maxDocs) continue;
+    const outdated = reader?.footer.version !== SEGMENT_VERSION;
+    if (reader === undefined || (hidden.length * 4 < seg.docs && !outdated) || seg.docs > maxDocs) continue;
     let rewritten: { bytes: Uint8Array; docs: number };
     try {
       rewritten = mergeSegments([{ reader, deleted: new Set(hidden) }]);
@@ -430,7 +433,7 @@ function compactHidden(store: Store, log: Logger, m: Manifest, readers: Map<stri
     reader.close();
     readers.delete(seg.name);
     removePath(join(indexDir(store), seg.name));
-    log.debug(`index: compacted ${seg.name} into ${name} (${hidden.length} hidden docs dropped)`);
+    log.debug(`index: compacted ${seg.name} into ${name} (${hidden.length} hidden docs dropped${outdated ? ', format updated' : ''})`);
     touchLock(manifestFile(store));
   }
 }

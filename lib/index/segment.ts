@@ -4,13 +4,19 @@
 // on, never the whole file. So the cost of a query follows its terms, not the size of the archive.
 //
 // Layout: "CTXLSEG\n", sections, footer JSON, u32 footer length, "CTXLEND\n".
-// Bucket: a head (varint term count, varint byte length of the sorted terms joined by "\n", those
-// bytes, then per term: varint df, its df in text, keywords and files, posting bytes), then the
-// postings. A posting is varint doc gap, varint (text tf << 2 | has keywords tf | has files tf << 1),
-// then the keyword and files tfs if present.
+// Bucket: a head, then the postings. The head: varint term count, varint byte length of the sorted
+// terms joined by "\n", those bytes, zeros up to a multiple of 4 bytes from the head's start, then
+// little-endian u32 arrays: each term's df; its dfs in text, keywords and files (three per term);
+// the byte offsets of the terms' postings after the head (count + 1: term i's are [off[i], off[i+1])).
+// A query uses those arrays where they lie, with no decoding: it reads the heads of thousands of
+// terms. (Version 1 heads held the same numbers as varints per term; they are still read.)
+// A posting is varint doc gap, varint (text tf << 2 | has keywords tf | has files tf << 1), then
+// the keyword and files tfs if present.
 import { ByteWriter, fromUtf8, utf8, VarintReader } from './bytes.ts';
 
-export const SEGMENT_VERSION = 1;
+export const SEGMENT_VERSION = 2;
+/** Segment versions this reader reads: 1 differs only in how a bucket head holds its numbers. */
+type ReadableVersion = 1 | typeof SEGMENT_VERSION;
 
 /** A segment that does not decode: the index is rebuilt from the chunk files (other errors are bugs). */
 export class IndexCorruptError extends Error {}
@@ -43,7 +49,7 @@ export const POSTING_WIDTH = 4;
 type Range = [number, number];
 
 export interface Footer {
-  version: typeof SEGMENT_VERSION;
+  version: ReadableVersion;
   docs: number;
   /** Total tokens per field (text, keywords, files), for average lengths. */
   fieldTokens: [number, number, number];
@@ -82,14 +88,12 @@ export function bucketize(terms: Map<string, PostingsView>): BucketedTerms {
 }
 
 export function encodeBucket(terms: ReadonlyArray<readonly [string, PostingsView]>): EncodedBucket {
-  const head = new ByteWriter();
+  const count = terms.length;
   const body = new ByteWriter();
-  const names = utf8.encode(terms.map(([t]) => t).join('\n'));
-  head.varint(terms.length);
-  head.varint(names.length);
-  head.bytes(names);
-  for (const [, postings] of terms) {
-    const start = body.length;
+  const dfs = new Uint32Array(count);
+  const fieldDfs = new Uint32Array(count * 3);
+  const offsets = new Uint32Array(count + 1);
+  terms.forEach(([, postings], t) => {
     let last = 0;
     let inText = 0;
     let inKeywords = 0;
@@ -111,12 +115,21 @@ export function encodeBucket(terms: ReadonlyArray<readonly [string, PostingsView
         inFiles += 1;
       }
     }
-    head.varint(postings.length / POSTING_WIDTH);
-    head.varint(inText);
-    head.varint(inKeywords);
-    head.varint(inFiles);
-    head.varint(body.length - start);
-  }
+    dfs[t] = postings.length / POSTING_WIDTH;
+    fieldDfs[t * 3] = inText;
+    fieldDfs[t * 3 + 1] = inKeywords;
+    fieldDfs[t * 3 + 2] = inFiles;
+    // A bucket's postings past 4 GiB cannot be said in a u32 (nor written: a segment is one buffer).
+    if (body.length > 0xffffffff) throw new Error('bucket postings exceed 4 GiB');
+    offsets[t + 1] = body.length;
+  });
+  const head = new ByteWriter();
+  const names = utf8.encode(terms.map(([t]) => t).join('\n'));
+  head.varint(count);
+  head.varint(names.length);
+  head.bytes(names);
+  head.align(4);
+  for (const array of [dfs, fieldDfs, offsets]) head.bytes(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
   const headLength = head.length;
   head.bytes(body.result());
   return { bytes: head.result(), headLength };
@@ -139,8 +152,8 @@ export interface BucketHead {
   /** Docs with the term in the text, keywords and files fields: three per term (see fieldDfsOf). */
   fieldDfs: Uint32Array;
   /** Postings of term i: bytes [starts[i], ends[i]) after the head. */
-  starts: Float64Array;
-  ends: Float64Array;
+  starts: Uint32Array;
+  ends: Uint32Array;
 }
 
 /** Term `at`'s document frequencies in the text, keywords and files fields. */
@@ -150,18 +163,36 @@ export const fieldDfsOf = (head: BucketHead, at: number): [number, number, numbe
   head.fieldDfs[at * 3 + 2] as number,
 ];
 
-export function decodeBucketHead(head: Uint8Array): BucketHead {
+export function decodeBucketHead(head: Uint8Array, version: ReadableVersion = SEGMENT_VERSION): BucketHead {
   const r = new VarintReader(head);
   const count = r.next();
   const namesLength = r.next();
+  if (r.pos + namesLength > head.length) throw new Error('bucket head is shorter than its terms');
   const names = fromUtf8.decode(head.subarray(r.pos, r.pos + namesLength));
   r.pos += namesLength;
   const terms = count === 0 ? [] : names.split('\n');
   if (terms.length !== count) throw new Error(`bucket lists ${terms.length} terms, expected ${count}`);
+  if (version === 1) return decodeNumbersV1(r, terms);
+  const start = r.pos + ((4 - (r.pos % 4)) % 4);
+  const words = 4 * count + count + 1;
+  if (start + 4 * words !== head.length) throw new Error('bucket head has the wrong length for its terms');
+  // Views where the bytes lie when they are 4-byte aligned in memory (a fresh read is), else a copy
+  // (new Uint8Array copies; a Buffer's slice would not). The offsets are checked where they are used
+  // (SegmentReader.postings), not here term by term.
+  const aligned = (head.byteOffset + start) % 4 === 0;
+  const all = aligned ? new Uint32Array(head.buffer, head.byteOffset + start, words) : new Uint32Array(new Uint8Array(head.subarray(start)).buffer, 0, words);
+  const offsets = all.subarray(4 * count);
+  if (offsets[0] !== 0) throw new Error('bucket head offsets do not start at 0');
+  return { terms, dfs: all.subarray(0, count), fieldDfs: all.subarray(count, 4 * count), starts: offsets.subarray(0, count), ends: offsets.subarray(1) };
+}
+
+/** A version 1 head's numbers: five varints per term (df, the three field dfs, posting bytes). */
+function decodeNumbersV1(r: VarintReader, terms: string[]): BucketHead {
+  const count = terms.length;
   const dfs = new Uint32Array(count);
   const fieldDfs = new Uint32Array(count * 3);
-  const starts = new Float64Array(count);
-  const ends = new Float64Array(count);
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
   // A count past 32 bits is damage: a typed array would keep it modulo 2^32, quietly.
   const count32 = () => {
     const v = r.next();
@@ -176,9 +207,10 @@ export function decodeBucketHead(head: Uint8Array): BucketHead {
     fieldDfs[i * 3 + 2] = count32();
     starts[i] = at;
     at += r.next();
+    if (at > 0xffffffff) throw new Error(`bucket head holds postings past 4 GiB`);
     ends[i] = at;
   }
-  if (r.pos !== head.length) throw new Error('bucket head has trailing bytes');
+  if (r.pos !== r.buf.length) throw new Error('bucket head has trailing bytes');
   return { terms, dfs, fieldDfs, starts, ends };
 }
 
@@ -343,7 +375,8 @@ export class SegmentReader {
     } catch (error) {
       throw new IndexCorruptError(`${name}: footer is not JSON (${(error as Error).message})`);
     }
-    if (footer.version !== SEGMENT_VERSION) throw new IndexCorruptError(`${name}: unknown segment version ${JSON.stringify(footer.version)}`);
+    if (footer.version !== SEGMENT_VERSION && footer.version !== 1)
+      throw new IndexCorruptError(`${name}: unknown segment version ${JSON.stringify(footer.version)}`);
     if (typeof footer.docs !== 'number' || typeof footer.sections !== 'object' || typeof footer.buckets !== 'object')
       throw new IndexCorruptError(`${name}: footer lacks docs, sections or buckets`);
     for (const range of Object.values(footer.sections ?? {})) {
@@ -442,7 +475,9 @@ export class SegmentReader {
     const cached = this.heads.get(key);
     if (cached !== undefined) return cached ?? undefined;
     const range = Object.hasOwn(this.footer.buckets, key) ? this.footer.buckets[key] : undefined;
-    const head = range === undefined ? undefined : this.guard(() => decodeBucketHead(this.source.read(range[0], range[1])));
+    const head = range === undefined ? undefined : this.guard(() => decodeBucketHead(this.source.read(range[0], range[1]), this.footer.version));
+    if (range !== undefined && head !== undefined && head.terms.length > 0 && head.ends[head.terms.length - 1] !== range[2] - range[1])
+      throw new IndexCorruptError(`${this.name}: bucket ${key} postings do not add up`);
     this.heads.set(key, head ?? null);
     return head;
   }
@@ -453,7 +488,9 @@ export class SegmentReader {
     const head = this.bucket(key);
     if (range === undefined || head === undefined) throw new Error(`no bucket ${key}`);
     const base = head.starts[first] as number;
-    return { bytes: this.source.read(range[0] + range[1] + base, (head.ends[last] as number) - base), base };
+    const end = head.ends[last] as number;
+    if (!(base <= end && end <= range[2] - range[1])) throw new IndexCorruptError(`${this.name}: bucket ${key} postings offsets out of range`);
+    return { bytes: this.source.read(range[0] + range[1] + base, end - base), base };
   }
 
   /** A whole bucket in one read, not kept (merging reads each bucket once). */
@@ -461,7 +498,7 @@ export class SegmentReader {
     const range = Object.hasOwn(this.footer.buckets, key) ? this.footer.buckets[key] : undefined;
     if (range === undefined) return undefined;
     const bytes = this.source.read(range[0], range[2]);
-    const head = this.guard(() => decodeBucketHead(bytes.subarray(0, range[1])));
+    const head = this.guard(() => decodeBucketHead(bytes.subarray(0, range[1]), this.footer.version));
     const postings = bytes.subarray(range[1]);
     if ((head.ends.at(-1) ?? 0) !== postings.length) throw new IndexCorruptError(`${this.name}: bucket ${key} postings do not add up`);
     return { head, postings };

@@ -310,7 +310,9 @@ function score(view: IndexView, terms: readonly QueryTerm[], masks: ReadonlyArra
         for (const { at, weight, head } of run) {
           const df = dfs.get(head.terms[at] as string) ?? [0, 0, 0];
           const idf = [idfOf(n, df[0]), idfOf(n, df[1]), idfOf(n, df[2])] as const;
-          scorePostings(bytes, (head.starts[at] as number) - base, head.dfs[at] as number, weight, idf, lengths, avg, mask, acc, seen, addDocs);
+          const start = (head.starts[at] as number) - base;
+          if (start < 0 || start > bytes.length) throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} lie outside their bucket`);
+          scorePostings(bytes, start, head.dfs[at] as number, weight, idf, lengths, avg, mask, acc, seen, addDocs);
         }
       }
     });

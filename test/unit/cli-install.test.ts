@@ -3,10 +3,10 @@
 // and dry-runs; uninstall restores settings.json byte for byte; doctor's JSON contract; misuse exits 2.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEMP_LEFTOVER_MS } from '../../lib/archive/archive-store.ts';
-import { hookCommands, hookNodeFlags, loaderProgram } from '../../lib/cli/doctor.ts';
+import { hookCommands, hookNodeFlags, loaderPrograms } from '../../lib/cli/doctor.ts';
 import { repoRoot } from './helpers/paths.ts';
 import { baseEnv, type RunResult, runCli } from './helpers/proc.ts';
 import { listFiles, snapshotTree, useTempDirs } from './helpers/tmp.ts';
@@ -538,7 +538,8 @@ describe('ctxl doctor --json', () => {
     const t = setup();
     expectOk(t.cli('install'));
     const stop = join(t.config, 'context-lifecycle', 'dist', 'stop.mjs');
-    const program = loaderProgram(stop);
+    const [program, ...more] = loaderPrograms(stop);
+    expect(more).toEqual([]);
     expect(program).toMatch(/[/\\]dist[/\\]programs[/\\]stop-[0-9a-f]{16}\.js$/);
     expect(existsSync(program as string)).toBe(true);
     rmSync(program as string);
@@ -546,6 +547,19 @@ describe('ctxl doctor --json', () => {
     expect(r.status).toBe(1);
     const problem = parse(r).problems.find((p) => p.code === 'missing-runtime');
     expect(problem?.message).toMatch(/stop\.mjs runs .*stop-[0-9a-f]{16}\.js, which does not exist/);
+  });
+
+  it('the CLI runs one of two programs by command, and a missing one is reported', () => {
+    const t = setup();
+    expectOk(t.cli('install'));
+    const cli = join(t.config, 'context-lifecycle', 'dist', 'cli.mjs');
+    const programs = loaderPrograms(cli);
+    expect(programs.map((p) => basename(p).replace(/-[0-9a-f]{16}\.js$/, '')).sort()).toEqual(['cli', 'cli-search']);
+    for (const p of programs) expect(existsSync(p)).toBe(true);
+    rmSync(programs.find((p) => basename(p).startsWith('cli-search-')) as string);
+    const r = t.cli('doctor', '--json');
+    expect(r.status).toBe(1);
+    expect(parse(r).problems.find((p) => p.code === 'missing-runtime')?.message).toMatch(/is incomplete/);
   });
 });
 

@@ -39,20 +39,20 @@ function setup(extra: Record<string, string> = {}) {
   return { home, data, env, cacheDir, run, runWith, caches };
 }
 
-/** The hash the build gave a dist file's program (the file holds it as `hash:"…"`). */
-function builtHash(name: string): string {
-  const hash = /"?hash"?:"([0-9a-f]{16})"/.exec(readFileSync(join(distDir, `${name}.mjs`), 'utf8'))?.[1];
-  if (hash === undefined) throw new Error(`no program hash in dist/${name}.mjs`);
+/** The hash the build gave program `name` of loader dist/<loader>.mjs (it holds `name:"…",hash:"…"`). */
+function builtHash(name: string, loader = name): string {
+  const hash = new RegExp(`name:"${name}",hash:"([0-9a-f]{16})"`).exec(readFileSync(join(distDir, `${loader}.mjs`), 'utf8'))?.[1];
+  if (hash === undefined) throw new Error(`no hash of program ${name} in dist/${loader}.mjs`);
   return hash;
 }
 
-/** The program file the loader dist/<name>.mjs runs. */
-const programOf = (name: string) => join(distDir, PROGRAMS_DIR, `${name}-${builtHash(name)}.js`);
+/** The file of program `name` (run by dist/<loader>.mjs). */
+const programOf = (name: string, loader = name) => join(distDir, PROGRAMS_DIR, `${name}-${builtHash(name, loader)}.js`);
 
-/** The cache a plain `node dist/<name>.mjs` uses. */
-function expectedCache(env: NodeJS.ProcessEnv, name: string): string {
-  const st = statSync(programOf(name));
-  return codeCachePath(env, { name, hash: builtHash(name) }, { size: st.size, mtimeMs: st.mtimeMs, execArgv: [] }) as string;
+/** The cache a plain `node dist/<loader>.mjs [command]` uses when it runs program `name`. */
+function expectedCache(env: NodeJS.ProcessEnv, name: string, loader = name, command?: string): string {
+  const st = statSync(programOf(name, loader));
+  return codeCachePath(env, { name, hash: builtHash(name, loader) }, { size: st.size, mtimeMs: st.mtimeMs, execArgv: [], command }) as string;
 }
 
 const expectSameAnswer = (a: { status: number | null; stdout: string; stderr: string }, b: typeof a) => {
@@ -250,5 +250,8 @@ describe('code cache', () => {
       expect(stamp()).toEqual(written);
     }
     expect(s.caches()).toContain(expectedCache(s.env, 'cli').slice(s.cacheDir.length + 1));
+    // The search commands run the small search program, with caches of their own.
+    expect(s.caches()).toContain(expectedCache(s.env, 'cli-search', 'cli', 'recall').slice(s.cacheDir.length + 1));
+    expect(s.caches()).toContain(expectedCache(s.env, 'cli', 'cli', 'status').slice(s.cacheDir.length + 1));
   });
 });

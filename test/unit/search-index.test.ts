@@ -17,6 +17,7 @@ import {
   decodeBucketHead,
   decodePostings,
   encodeBucket,
+  encodeSegment,
   type Footer,
   fieldDfsOf,
   findTerm,
@@ -222,6 +223,31 @@ function openReader(file: string, name = 'seg-test.bin'): SegmentReader {
   return new SegmentReader(name, source);
 }
 
+/** A segment as version 1 wrote it: each bucket head's numbers as varints, straight after its names. */
+function asVersion1(reader: SegmentReader): Uint8Array {
+  const varints = (values: number[]) => {
+    const w = new ByteWriter();
+    for (const v of values) w.varint(v);
+    return [...w.result()];
+  };
+  reader.loadIds();
+  const docs = Array.from({ length: reader.docs }, (_, d) => reader.doc(d));
+  const buckets = reader.bucketKeys().map((key) => {
+    const whole = reader.readBucket(key);
+    if (whole === undefined) throw new Error(`bucket ${key} missing`);
+    const { head, postings } = whole;
+    const names = [...Buffer.from(head.terms.join('\n'))];
+    const numbers = head.terms.flatMap((_, t) => [head.dfs[t] as number, ...fieldDfsOf(head, t), (head.ends[t] as number) - (head.starts[t] as number)]);
+    const headBytes = [...varints([head.terms.length, names.length]), ...names, ...varints(numbers)];
+    return [key, { bytes: Uint8Array.from([...headBytes, ...postings]), headLength: headBytes.length }] as const;
+  });
+  const bytes = Buffer.from(encodeSegment(docs, buckets));
+  const at = bytes.lastIndexOf('"version":2');
+  if (at < 0) throw new Error('no version in the footer');
+  bytes.write('"version":1', at, 'latin1');
+  return bytes;
+}
+
 interface CliRecall {
   query: string;
   results: Array<{ ref: string; score: number; sessionId: string; snippet: string }>;
@@ -411,11 +437,66 @@ describe('segment files', () => {
       }
       return out;
     };
+    // Version 1 heads (numbers as varints) are still read, with the same checks.
     const name = [...Buffer.from('alpha')];
     const head = Uint8Array.from([...varints([1, name.length]), ...name, ...varints([2 ** 33, 1, 0, 0, 3])]);
-    expect(() => decodeBucketHead(head)).toThrow(/document frequency/);
+    expect(() => decodeBucketHead(head, 1)).toThrow(/document frequency/);
     const fine = Uint8Array.from([...varints([1, name.length]), ...name, ...varints([2 ** 32 - 1, 1, 0, 0, 3])]);
-    expect(decodeBucketHead(fine).dfs[0]).toBe(2 ** 32 - 1);
+    expect(decodeBucketHead(fine, 1).dfs[0]).toBe(2 ** 32 - 1);
+    expect(() => decodeBucketHead(Uint8Array.from([...fine, 0]), 1)).toThrow(/trailing bytes/);
+  });
+
+  it('a version 2 head is read in place when aligned and copied when not, with the numbers version 1 held', () => {
+    const terms: Array<[string, Postings]> = [
+      ['beta', [0, 2, 1, 0, 9, 1, 0, 3]],
+      ['betamax', [4, 0, 0, 1]],
+      ['better', [1, 300, 0, 0, 2, 1, 0, 0, 70_000, 1, 2, 0]],
+    ];
+    const encoded = encodeBucket(terms);
+    const headBytes = encoded.bytes.subarray(0, encoded.headLength);
+    const fresh = new Uint8Array(headBytes); // offset 0: aligned
+    const inPlace = decodeBucketHead(fresh);
+    expect(inPlace.dfs.buffer).toBe(fresh.buffer);
+    // The same bytes one byte into a buffer: not aligned for a u32 view, so copied.
+    const shifted = new Uint8Array(headBytes.length + 1);
+    shifted.set(headBytes, 1);
+    const copied = decodeBucketHead(shifted.subarray(1));
+    expect(copied.dfs.buffer).not.toBe(shifted.buffer);
+    // Version 1 of the same bucket: the numbers as varints after the names, nothing between.
+    const varints = (values: number[]) =>
+      values.flatMap((value) => {
+        const out: number[] = [];
+        let v = value;
+        while (v >= 128) {
+          out.push((v % 128) | 128);
+          v = Math.floor(v / 128);
+        }
+        out.push(v);
+        return out;
+      });
+    const names = [...Buffer.from(terms.map(([t]) => t).join('\n'))];
+    const numbers = [0, 1, 2].flatMap((t) => [
+      inPlace.dfs[t] as number,
+      ...fieldDfsOf(inPlace, t),
+      (inPlace.ends[t] as number) - (inPlace.starts[t] as number),
+    ]);
+    const v1 = decodeBucketHead(Uint8Array.from([...varints([3, names.length]), ...names, ...varints(numbers)]), 1);
+    for (const h of [inPlace, copied, v1]) {
+      expect(h.terms).toEqual(['beta', 'betamax', 'better']);
+      expect([...h.dfs]).toEqual([2, 1, 3]);
+      expect([...h.fieldDfs]).toEqual([2, 1, 1, 0, 0, 1, 3, 1, 0]);
+      expect([...h.starts]).toEqual([...inPlace.starts]);
+      expect([...h.ends]).toEqual([...inPlace.ends]);
+    }
+    const body = encoded.bytes.subarray(encoded.headLength);
+    terms.forEach(([, postings], i) => {
+      expect(decodePostings(body, v1.starts[i] as number, v1.dfs[i] as number)).toEqual(postings);
+    });
+    // Damage: offsets that do not start at 0, a head of the wrong length.
+    const bad = new Uint8Array(headBytes);
+    new DataView(bad.buffer).setUint32(bad.length - 16, 5, true);
+    expect(() => decodeBucketHead(bad)).toThrow(/start at 0/);
+    expect(() => decodeBucketHead(headBytes.subarray(0, headBytes.length - 4))).toThrow(/wrong length/);
   });
 
   it('encodes buckets with large doc gaps and term counts, and empty buckets', () => {
@@ -446,7 +527,7 @@ describe('segment files', () => {
     expect(decodeBucketHead(empty.bytes.subarray(0, empty.headLength)).terms).toEqual([]);
     // A head cut short, or with bytes after it, is refused.
     expect(() => decodeBucketHead(encoded.bytes.subarray(0, encoded.headLength - 2))).toThrow();
-    expect(() => decodeBucketHead(encoded.bytes.subarray(0, encoded.headLength + 1))).toThrow(/trailing bytes/);
+    expect(() => decodeBucketHead(encoded.bytes.subarray(0, encoded.headLength + 1))).toThrow(/wrong length/);
     // Postings cut short run past the end.
     expect(() => decodePostings(body.subarray(0, body.length - 1), head.starts[1] as number, 1)).toThrow(/past the end/);
   });
@@ -510,6 +591,40 @@ describe('segment files', () => {
       ]),
     ).toEqual([0, 2, 0, 0, 1, 0, 1, 0]);
     expect(POSTING_WIDTH).toBe(4);
+  });
+
+  it('a version 1 segment (numbers of a head as varints) is searched as written and merged into version 2', () => {
+    const dir = tempDir();
+    const list = [chunk('v1-a', 'alpha beta gamma alphabet'), chunk('v1-b', 'beta delta alpha'), chunk('v1-c', 'omega alpine')];
+    const builder = new SegmentBuilder();
+    for (const c of list) builder.add(c);
+    writeFileAtomic(join(dir, 'v2.bin'), builder.encode());
+    const v2 = openReader(join(dir, 'v2.bin'), 'v2.bin');
+    writeFileAtomic(join(dir, 'v1.bin'), asVersion1(v2));
+    const v1 = openReader(join(dir, 'v1.bin'), 'v1.bin');
+    try {
+      expect(v1.footer.version).toBe(1);
+      expect(v2.footer.version).toBe(2);
+      const expected = new Map([...expectedPostings(list)].sort());
+      expect(new Map([...allPostings(v1)].sort())).toEqual(expected);
+      expect(new Map([...allPostings(v2)].sort())).toEqual(expected);
+      // Merged with a version 2 segment, the result is version 2 and holds both.
+      const merged = mergeSegments([
+        { reader: v1, deleted: new Set() },
+        { reader: v2, deleted: new Set() },
+      ]);
+      writeFileAtomic(join(dir, 'm.bin'), merged.bytes);
+      const rm = openReader(join(dir, 'm.bin'));
+      try {
+        expect(rm.footer.version).toBe(2);
+        expect(termPostings(rm, 'alpha')).toEqual([0, 1, 0, 0, 1, 1, 0, 0, 3, 1, 0, 0, 4, 1, 0, 0]);
+      } finally {
+        rm.close();
+      }
+    } finally {
+      v1.close();
+      v2.close();
+    }
   });
 });
 
@@ -775,6 +890,46 @@ describe('refresh edge cases', () => {
     expect(liveIds(store, log).sort()).toEqual(idsOf([...first, ...next]));
     expect(log.lines.filter((l) => l.level === 'warn' && /catalog of session sess-a: 1 unreadable line/.test(l.message))).toHaveLength(1);
     expect(readManifest(data).catalogs['sess-a']).toBe(statSync(catalog).size);
+  });
+
+  it('a segment of the older format is read as it is, and rewritten in the current one by the next refresh that may (not by a hook, if big)', async () => {
+    const { data, store, log } = setup();
+    // Big next to what comes later, so no merge takes it in: the rewrite is what updates it.
+    const list = Array.from({ length: 12 }, (_, i) => chunk(`old-${i}`, `format words ${planted(300 + i)}`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', list);
+    await refreshIndex(store, log);
+    const [segment] = readManifest(data).segments;
+    if (segment === undefined) throw new Error('no segment');
+    const file = join(data, 'index', segment.name);
+    const current = openReader(file);
+    const old = asVersion1(current);
+    current.close();
+    writeFileAtomic(file, old);
+    const version = (name: string) => {
+      const r = openReader(join(data, 'index', name));
+      try {
+        return r.footer.version;
+      } finally {
+        r.close();
+      }
+    };
+    expect(version(segment.name)).toBe(1);
+    const before = await find(store, log, 'format');
+    expect(sortedRefs(before)).toEqual(idsOf(list));
+    // A hook's refresh (big merges left to the CLI) leaves a segment over its limit as it is.
+    writeChunks(store, 'sess-b', [chunk('old-b0', `other words ${planted(320)}`, { session: 'sess-b' })]);
+    await refreshIndex(store, log, { maxMergeDocs: 2 });
+    expect(readManifest(data).segments.map((s) => version(s.name))).toContain(1);
+    // The next refresh without that limit rewrites it, in its place.
+    writeChunks(store, 'sess-b', [chunk('old-b1', `more words ${planted(321)}`, { session: 'sess-b' })]);
+    await refreshIndex(store, log);
+    expect(readManifest(data).segments.map((s) => version(s.name))).toEqual(readManifest(data).segments.map(() => 2));
+    const upgraded = await find(store, log, 'format');
+    expect(sortedRefs(upgraded)).toEqual(sortedRefs(before));
+    expect(log.lines.some((l) => /format updated/.test(l.message))).toBe(true);
+    // Scores and order as an index built afresh gives them.
+    await refreshIndex(store, log, { rebuild: true });
+    expect(await find(store, log, 'format')).toEqual(upgraded);
   });
 
   it('a chunk file removed after indexing is left out of the results with a log line', async () => {

@@ -1,0 +1,81 @@
+// The search commands: `ctxl recall`, `ctxl show`, `ctxl timeline`. The whole CLI (main.ts) runs
+// them, and so does the small search program (search-main.ts) that dist/cli.mjs starts for them: a
+// recall then loads and initialises half the code (~3 ms of a ~65 ms recall at 10,000 chunks).
+import { resolve } from 'node:path';
+import { isRecallView, recallMarkdown, recallQuery, showMarkdown } from '../recall/recall.ts';
+import { renderResults } from '../recall/render.ts';
+import { projectTimeline, timelineMarkdown } from '../recall/views.ts';
+import type { Env } from '../runtime/paths.ts';
+import { findProjectRoot } from '../runtime/store.ts';
+import { flagBool, flagString, parseArgs, UsageError } from './args.ts';
+import { type CliEnv, cliEnv, noPositional } from './cli-runtime.ts';
+
+/** Run one of SEARCH_COMMANDS (search-command-names.ts) with its arguments; the exit code. */
+export async function searchCommand(command: string, rest: readonly string[], env: Env, now: Date): Promise<number> {
+  switch (command) {
+    case 'recall': {
+      const p = parseArgs(rest, { booleans: ['json', 'all-projects'], values: ['cwd', 'limit'] });
+      const limit = Number(flagString(p, 'limit') ?? '10');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit takes a whole number from 1 to 1000');
+      if (p.positional.length === 0) throw new UsageError('recall needs a query, e.g. ctxl recall timeout config');
+      await recallCommand(cliEnv(env, now), p.positional, {
+        cwd: resolve(flagString(p, 'cwd') ?? process.cwd()),
+        allProjects: flagBool(p, 'all-projects'),
+        limit,
+        json: flagBool(p, 'json'),
+      });
+      return 0;
+    }
+    case 'show': {
+      const p = parseArgs(rest, { booleans: [], values: [] });
+      if (p.positional.length !== 1) throw new UsageError('show takes one ref, as printed by ctxl recall');
+      return showCommand(cliEnv(env, now), p.positional[0] as string) ? 0 : 1;
+    }
+    case 'timeline': {
+      const p = parseArgs(rest, { booleans: ['json'], values: ['cwd'] });
+      noPositional(p, 'timeline');
+      const c = cliEnv(env, now);
+      const view = { store: c.store, log: c.log, now, projectRoot: findProjectRoot(resolve(flagString(p, 'cwd') ?? process.cwd())).root };
+      c.out(
+        flagBool(p, 'json') ? JSON.stringify({ project: view.projectRoot, sessions: projectTimeline(view) }) : timelineMarkdown({ ...view, maxChars: 1e9 }),
+      );
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command '${command}' (try: ctxl help)`);
+  }
+}
+
+export async function recallCommand(
+  cli: CliEnv,
+  words: readonly string[],
+  options: { cwd: string; allProjects: boolean; limit: number; json: boolean },
+): Promise<void> {
+  const raw = words.join(' ');
+  const projectRoot = findProjectRoot(options.cwd).root;
+  const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
+  // What `/recall` takes besides a query (`show <ref>`, `stats`, `timeline`, `decisions`) reads the
+  // same typed here: as Markdown, the words they are are no search.
+  if (!options.json && isRecallView(raw)) {
+    cli.out(await recallMarkdown(raw, env));
+    return;
+  }
+  const { query, results, hint } = await recallQuery(raw, env, options.limit);
+  if (options.json) {
+    // The contract's shape stays `{query, results}`; a hint goes to stderr as one line.
+    if (hint !== undefined) cli.err(`ctxl: ${hint}\n`);
+    cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, subagent: _subagent, ...r }) => r) }));
+    return;
+  }
+  cli.out(hint ?? renderResults(query, results, { showCommand: 'ctxl show' }));
+}
+
+export function showCommand(cli: CliEnv, ref: string): boolean {
+  const text = showMarkdown(
+    ref,
+    { store: cli.store, log: cli.log, now: cli.now, projectRoot: '', allProjects: true, showCommand: 'ctxl show' },
+    Number.POSITIVE_INFINITY,
+  );
+  cli.out(text);
+  return !text.startsWith('No archived chunk');
+}
