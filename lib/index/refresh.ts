@@ -12,7 +12,16 @@ import { sanitizeName } from '../runtime/paths.ts';
 import { ensureDir, listDir, openRangeReader, removePath, type Store, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { concatPostings, SegmentBuilder } from './builder.ts';
 import { emptyManifest, indexDir, type LiveSegment, type Manifest, manifestFile, openSegment, readManifest, saveManifest } from './manifest.ts';
-import { decodePostings, encodeBucket, encodeSegment, IndexCorruptError, type IndexedDoc, type Postings, SEGMENT_VERSION, type SegmentReader } from './segment.ts';
+import {
+  decodePostings,
+  encodeBucket,
+  encodeSegment,
+  IndexCorruptError,
+  type IndexedDoc,
+  type Postings,
+  SEGMENT_VERSION,
+  type SegmentReader,
+} from './segment.ts';
 
 /** Chunks per new segment: bounds the memory of a catch-up and saves progress as it goes. */
 const BATCH_DOCS = 4_000;
