@@ -32,6 +32,13 @@ const STALL_MS = 60_000;
 const CHUNK_ID = /^[0-9a-f]{16}$/;
 /** Merge the newest two segments while the older is at most this many times the newer. */
 const MERGE_RATIO = 2;
+/**
+ * Under a deadline (a hook), a segment of an older format is rewritten only up to this size, one per
+ * refresh: a rewrite costs ~0.1 ms a doc, and every segment of an index kept by hooks alone is old
+ * after an update (a /recall that rewrote 100,000 docs took 9 s). Bigger ones are read as they are
+ * until the CLI (no deadline) rewrites them.
+ */
+const UPGRADE_UNDER_DEADLINE_DOCS = 4_000;
 
 export interface RefreshOptions {
   /** Epoch ms after which no new batch starts (a hook's deadline); what was done is kept. */
@@ -208,7 +215,7 @@ function addNew(
     saveManifest(store, m);
     touchLock(manifestFile(store)); // a long rebuild stays a live lock
     // After every batch, so a rebuild rewrites each doc O(log n) times, not once per batch.
-    mergeSmall(store, log, m, readers, options.maxMergeDocs ?? Number.POSITIVE_INFINITY);
+    mergeSmall(store, log, m, readers, options.maxMergeDocs ?? Number.POSITIVE_INFINITY, options.deadline);
   };
   const late = () => options.deadline !== undefined && Date.now() > options.deadline;
   let stopped = false;
@@ -378,7 +385,7 @@ function addSegment(store: Store, m: Manifest, readers: Map<string, SegmentReade
 }
 
 /** Merge the newest segments while they are of similar size: O(log n) segments, each doc rewritten O(log n) times. */
-function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number): void {
+function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number, deadline?: number): void {
   for (;;) {
     const n = m.segments.length;
     const older = m.segments[n - 2];
@@ -412,21 +419,29 @@ function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string,
     log.debug(`index: merged ${older.name} and ${newer.name} into ${merged} (${docs} docs)`);
     touchLock(manifestFile(store));
   }
-  compactHidden(store, log, m, readers, maxDocs);
+  compactHidden(store, log, m, readers, maxDocs, deadline);
 }
 
 /**
  * Rewrite, in its place, a segment of which a quarter or more is hidden (chunks listed again): hidden
  * docs still count in document frequencies, so they must not pile up in a big segment that rarely
- * merges. A segment of an older format is rewritten too (a big one may never merge again), within
- * the same limit: a hook leaves big ones to the CLI.
+ * merges. A segment of an older format is rewritten too (a big one may never merge again): under a
+ * deadline only a small one, one per refresh (UPGRADE_UNDER_DEADLINE_DOCS). Nothing starts past the
+ * deadline.
  */
-function compactHidden(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number): void {
+function compactHidden(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number, deadline?: number): void {
+  let upgradesLeft = deadline === undefined ? Number.POSITIVE_INFINITY : 1;
   for (const [i, seg] of m.segments.entries()) {
+    if (deadline !== undefined && Date.now() > deadline) return;
     const hidden = m.deleted[seg.name] ?? [];
     const reader = readers.get(seg.name);
-    const outdated = reader?.footer.version !== SEGMENT_VERSION;
-    if (reader === undefined || (hidden.length * 4 < seg.docs && !outdated) || seg.docs > maxDocs) continue;
+    if (reader === undefined || seg.docs > maxDocs) continue;
+    const compact = hidden.length * 4 >= seg.docs;
+    const upgrade =
+      !compact && reader.footer.version !== SEGMENT_VERSION && upgradesLeft > 0 && (deadline === undefined || seg.docs <= UPGRADE_UNDER_DEADLINE_DOCS);
+    if (!compact && !upgrade) continue;
+    if (upgrade) upgradesLeft -= 1;
+    const outdated = reader.footer.version !== SEGMENT_VERSION;
     let rewritten: { bytes: Uint8Array; docs: number };
     try {
       rewritten = mergeSegments([{ reader, deleted: new Set(hidden) }]);
@@ -473,7 +488,10 @@ export function mergeSegments(parts: readonly LiveSegment[]): { bytes: Uint8Arra
           list = [];
           terms.set(term, list);
         }
-        list.push({ postings: decodePostings(postings, head.starts[t] as number, head.dfs[t] as number), remap: remaps[i] as Int32Array });
+        list.push({
+          postings: decodePostings(postings, head.starts[t] as number, head.dfs[t] as number, head.ends[t] as number),
+          remap: remaps[i] as Int32Array,
+        });
       });
     });
     const merged: Array<[string, Postings]> = [];

@@ -214,8 +214,12 @@ function decodeNumbersV1(r: VarintReader, terms: string[]): BucketHead {
   return { terms, dfs, fieldDfs, starts, ends };
 }
 
-/** Decode `df` postings starting at byte `pos` of `bytes` (merging; queries score straight from the bytes). */
-export function decodePostings(bytes: Uint8Array, pos: number, df: number): Postings {
+/**
+ * Decode `df` postings at bytes [pos, end) of `bytes` (merging; queries score straight from the
+ * bytes). They must fill that range exactly: a damaged offset in a head otherwise hands a term the
+ * postings of its neighbour, and a merge would keep them.
+ */
+export function decodePostings(bytes: Uint8Array, pos: number, df: number, end: number): Postings {
   const r = new VarintReader(bytes, pos);
   const out: Postings = new Array(df * POSTING_WIDTH);
   let doc = 0;
@@ -227,6 +231,7 @@ export function decodePostings(bytes: Uint8Array, pos: number, df: number): Post
     out[i * POSTING_WIDTH + 2] = code & 1 ? r.next() : 0;
     out[i * POSTING_WIDTH + 3] = code & 2 ? r.next() : 0;
   }
+  if (r.pos !== end) throw new Error(`postings end at ${r.pos}, their head says ${end}`);
   return out;
 }
 

@@ -311,8 +311,12 @@ function score(view: IndexView, terms: readonly QueryTerm[], masks: ReadonlyArra
           const df = dfs.get(head.terms[at] as string) ?? [0, 0, 0];
           const idf = [idfOf(n, df[0]), idfOf(n, df[1]), idfOf(n, df[2])] as const;
           const start = (head.starts[at] as number) - base;
-          if (start < 0 || start > bytes.length) throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} lie outside their bucket`);
+          const end = (head.ends[at] as number) - base;
+          if (start < 0 || end < start || end > bytes.length)
+            throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} lie outside their bucket`);
           scorePostings(bytes, start, head.dfs[at] as number, weight, idf, lengths, avg, mask, acc, seen, addDocs);
+          // They must end where the head says: a damaged offset would otherwise score a neighbour's postings.
+          if (cursor !== end) throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} end at ${cursor}, their head says ${end}`);
         }
       }
     });

@@ -198,9 +198,9 @@ function allPostings(reader: SegmentReader): Map<string, Postings> {
     expect(head.terms).toEqual([...head.terms].sort());
     head.terms.forEach((term, t) => {
       expect(bucketOf(term)).toBe(key);
-      const postings = decodePostings(whole.postings, head.starts[t] as number, head.dfs[t] as number);
+      const postings = decodePostings(whole.postings, head.starts[t] as number, head.dfs[t] as number, head.ends[t] as number);
       const { bytes, base } = reader.postings(key, t, t);
-      expect(decodePostings(bytes, (head.starts[t] as number) - base, head.dfs[t] as number)).toEqual(postings);
+      expect(decodePostings(bytes, (head.starts[t] as number) - base, head.dfs[t] as number, (head.ends[t] as number) - base)).toEqual(postings);
       expect(head.dfs[t]).toBe(postings.length / POSTING_WIDTH);
       expect(fieldDfsOf(head, t)).toEqual([1, 2, 3].map((f) => postings.filter((v, i) => i % POSTING_WIDTH === f && v > 0).length));
       out.set(term, postings);
@@ -214,7 +214,7 @@ function termPostings(reader: SegmentReader, term: string): Postings | undefined
   const bucket = reader.readBucket(bucketOf(term));
   const at = bucket === undefined ? -1 : findTerm(bucket.head.terms, term);
   if (bucket === undefined || at < 0) return undefined;
-  return decodePostings(bucket.postings, bucket.head.starts[at] as number, bucket.head.dfs[at] as number);
+  return decodePostings(bucket.postings, bucket.head.starts[at] as number, bucket.head.dfs[at] as number, bucket.head.ends[at] as number);
 }
 
 function openReader(file: string, name = 'seg-test.bin'): SegmentReader {
@@ -490,7 +490,7 @@ describe('segment files', () => {
     }
     const body = encoded.bytes.subarray(encoded.headLength);
     terms.forEach(([, postings], i) => {
-      expect(decodePostings(body, v1.starts[i] as number, v1.dfs[i] as number)).toEqual(postings);
+      expect(decodePostings(body, v1.starts[i] as number, v1.dfs[i] as number, v1.ends[i] as number)).toEqual(postings);
     });
     // Damage: offsets that do not start at 0, a head of the wrong length.
     const bad = new Uint8Array(headBytes);
@@ -517,7 +517,7 @@ describe('segment files', () => {
     const body = encoded.bytes.subarray(encoded.headLength);
     expect(head.ends.at(-1)).toBe(body.length);
     terms.forEach(([, postings], i) => {
-      expect(decodePostings(body, head.starts[i] as number, head.dfs[i] as number)).toEqual(postings);
+      expect(decodePostings(body, head.starts[i] as number, head.dfs[i] as number, head.ends[i] as number)).toEqual(postings);
     });
     expect(findTerm(head.terms, 'alphabet')).toBe(1);
     expect(findTerm(head.terms, 'alph')).toBe(-1);
@@ -529,7 +529,9 @@ describe('segment files', () => {
     expect(() => decodeBucketHead(encoded.bytes.subarray(0, encoded.headLength - 2))).toThrow();
     expect(() => decodeBucketHead(encoded.bytes.subarray(0, encoded.headLength + 1))).toThrow(/wrong length/);
     // Postings cut short run past the end.
-    expect(() => decodePostings(body.subarray(0, body.length - 1), head.starts[1] as number, 1)).toThrow(/past the end/);
+    expect(() => decodePostings(body.subarray(0, body.length - 1), head.starts[1] as number, 1, head.ends[1] as number)).toThrow(/past the end/);
+    // Postings that end before or after where the head says are damage (a neighbour's, or cut).
+    expect(() => decodePostings(body, head.starts[0] as number, 4, (head.ends[0] as number) + 1)).toThrow(/their head says/);
   });
 
   it('bucketize groups terms by their first two characters, keys and terms in JS order', () => {
@@ -778,6 +780,38 @@ describe('corruption seen through the store: logged, then rebuilt', () => {
     await expectAllFound(store, log, list);
   });
 
+  it.each<[string, (offsets: DataView, count: number) => void]>([
+    // Middle offsets one byte off: each term but the first would read from inside its neighbour's postings.
+    [
+      'middle postings offsets one byte off',
+      (offsets, count) => {
+        for (let t = 1; t < count; t++) offsets.setUint32(4 * t, offsets.getUint32(4 * t, true) - 1, true);
+      },
+    ],
+    // The last end past the bucket.
+    ['the last postings offset past the bucket', (offsets, count) => offsets.setUint32(4 * count, offsets.getUint32(4 * count, true) + 1000, true)],
+  ])('a bucket head with %s makes the search rebuild the index, and it finds everything', async (_name, damage) => {
+    const { data, store, log, list, segments } = await indexed();
+    const file = join(data, 'index', segments[0]?.name ?? '');
+    const reader = openReader(file);
+    const bytes = readFileSync(file);
+    let damaged = 0;
+    for (const key of reader.bucketKeys()) {
+      const [offset, headLength] = reader.footer.buckets[key] as [number, number, number];
+      const count = new VarintReader(bytes, offset).next();
+      if (count < 2) continue;
+      const at = offset + headLength - 4 * (count + 1);
+      damage(new DataView(bytes.buffer, bytes.byteOffset + at, 4 * (count + 1)), count);
+      damaged += 1;
+    }
+    reader.close();
+    expect(damaged).toBeGreaterThan(0);
+    writeFileSync(file, bytes);
+    await expectAllFound(store, log, list);
+    expect(log.lines.some((l) => l.level === 'warn' && /^search index: .*(their head says|do not add up)/.test(l.message))).toBe(true);
+    expect(liveIds(store, log).sort()).toEqual(idsOf(list));
+  });
+
   it.each([
     ['not JSON', '{"version":1,"next":'],
     ['an unknown version', '{"version":99,"next":1,"segments":[],"catalogs":{},"deleted":{}}\n'],
@@ -907,19 +941,16 @@ describe('refresh edge cases', () => {
     expect(readManifest(data).catalogs['sess-a']).toBe(statSync(catalog).size);
   });
 
-  it('a segment of the older format is read as it is, and rewritten in the current one by the next refresh that may (not by a hook, if big)', async () => {
+  it('a segment of the older format is read as it is, and rewritten in the current one: by a hook one per refresh within its limit, never past its deadline; by the CLI all', async () => {
     const { data, store, log } = setup();
-    // Big next to what comes later, so no merge takes it in: the rewrite is what updates it.
-    const list = Array.from({ length: 12 }, (_, i) => chunk(`old-${i}`, `format words ${planted(300 + i)}`, { session: 'sess-a' }));
-    writeChunks(store, 'sess-a', list);
+    // Two segments that no merge takes in (40 > 2 × 12, and what comes later is smaller): a rewrite is what updates them.
+    const a = Array.from({ length: 40 }, (_, i) => chunk(`old-a${i}`, `format words ${planted(300 + i)}`, { session: 'sess-a' }));
+    const b = Array.from({ length: 12 }, (_, i) => chunk(`old-b${i}`, `format words ${planted(350 + i)}`, { session: 'sess-b' }));
+    writeChunks(store, 'sess-a', a);
     await refreshIndex(store, log);
-    const [segment] = readManifest(data).segments;
-    if (segment === undefined) throw new Error('no segment');
-    const file = join(data, 'index', segment.name);
-    const current = openReader(file);
-    const old = asVersion1(current);
-    current.close();
-    writeFileAtomic(file, old);
+    writeChunks(store, 'sess-b', b);
+    await refreshIndex(store, log);
+    expect(readManifest(data).segments.map((s) => s.docs)).toEqual([40, 12]);
     const version = (name: string) => {
       const r = openReader(join(data, 'index', name));
       try {
@@ -928,17 +959,53 @@ describe('refresh edge cases', () => {
         r.close();
       }
     };
-    expect(version(segment.name)).toBe(1);
+    const toVersion1 = () => {
+      for (const { name } of readManifest(data).segments) {
+        const file = join(data, 'index', name);
+        const current = openReader(file);
+        const old = asVersion1(current);
+        current.close();
+        writeFileAtomic(file, old);
+      }
+    };
+    /** Format of the 40- and the 12-doc segment. */
+    const versions = () => [40, 12].map((docs) => version(readManifest(data).segments.find((s) => s.docs === docs)?.name ?? '?'));
+    toVersion1();
+    expect(versions()).toEqual([1, 1]);
     const before = await find(store, log, 'format');
-    expect(sortedRefs(before)).toEqual(idsOf(list));
-    // A hook's refresh (big merges left to the CLI) leaves a segment over its limit as it is.
-    writeChunks(store, 'sess-b', [chunk('old-b0', `other words ${planted(320)}`, { session: 'sess-b' })]);
-    await refreshIndex(store, log, { maxMergeDocs: 2 });
-    expect(readManifest(data).segments.map((s) => version(s.name))).toContain(1);
-    // The next refresh without that limit rewrites it, in its place.
-    writeChunks(store, 'sess-b', [chunk('old-b1', `more words ${planted(321)}`, { session: 'sess-b' })]);
+    expect(sortedRefs(before)).toEqual(idsOf([...a, ...b]));
+    // A refresh writes only when there is something new: one more chunk before each.
+    let n = 0;
+    const more = () => {
+      writeChunks(store, 'sess-c', [chunk(`old-c${n}`, `other words ${planted(400 + n)}`, { session: 'sess-c' })]);
+      n += 1;
+    };
+    // Past its deadline a refresh starts nothing.
+    more();
+    await refreshIndex(store, log, { deadline: Date.now() - 1 });
+    expect(versions()).toEqual([1, 1]);
+    // A hook (a deadline): one per refresh, the first in order within its merge limit.
+    more();
+    await refreshIndex(store, log, { deadline: Date.now() + 60_000, maxMergeDocs: 100 });
+    expect(versions()).toEqual([2, 1]);
+    more();
+    await refreshIndex(store, log, { deadline: Date.now() + 60_000, maxMergeDocs: 100 });
+    expect(versions()).toEqual([2, 2]);
+    // Within its merge limit only.
+    toVersion1();
+    more();
+    await refreshIndex(store, log, { deadline: Date.now() + 60_000, maxMergeDocs: 20 });
+    expect(versions()).toEqual([1, 2]);
+    // The CLI (no deadline): all of them, in their places.
+    toVersion1();
+    more();
     await refreshIndex(store, log);
     expect(readManifest(data).segments.map((s) => version(s.name))).toEqual(readManifest(data).segments.map(() => 2));
+    expect(
+      readManifest(data)
+        .segments.slice(0, 2)
+        .map((s) => s.docs),
+    ).toEqual([40, 12]);
     const upgraded = await find(store, log, 'format');
     expect(sortedRefs(upgraded)).toEqual(sortedRefs(before));
     expect(log.lines.some((l) => /format updated/.test(l.message))).toBe(true);
