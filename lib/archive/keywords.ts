@@ -143,7 +143,9 @@ export const TOKENIZER_VERSION = 2;
  */
 export function tokenize(text: string, raw?: string[]): string[] {
   const out: string[] = [];
-  for (const word of words(text)) {
+  const list = words(text);
+  for (let w = 0; w < list.length; w++) {
+    const word = list[w] as string;
     if (word.length > MAX_WORD) continue; // base64 blobs, minified lines: noise
     const pairs = wordTerms(word);
     for (let i = 0; i < pairs.length; i += 2) {
