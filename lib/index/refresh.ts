@@ -437,11 +437,10 @@ function compactHidden(store: Store, log: Logger, m: Manifest, readers: Map<stri
     const reader = readers.get(seg.name);
     if (reader === undefined || seg.docs > maxDocs) continue;
     const compact = hidden.length * 4 >= seg.docs;
-    const upgrade =
-      !compact && reader.footer.version !== SEGMENT_VERSION && upgradesLeft > 0 && (deadline === undefined || seg.docs <= UPGRADE_UNDER_DEADLINE_DOCS);
+    const outdated = reader.footer.version !== SEGMENT_VERSION;
+    const upgrade = !compact && outdated && upgradesLeft > 0 && (deadline === undefined || seg.docs <= UPGRADE_UNDER_DEADLINE_DOCS);
     if (!compact && !upgrade) continue;
     if (upgrade) upgradesLeft -= 1;
-    const outdated = reader.footer.version !== SEGMENT_VERSION;
     let rewritten: { bytes: Uint8Array; docs: number };
     try {
       rewritten = mergeSegments([{ reader, deleted: new Set(hidden) }]);

@@ -178,7 +178,8 @@ export function decodeBucketHead(head: Uint8Array, version: ReadableVersion = SE
   if (start + 4 * words !== head.length) throw new Error('bucket head has the wrong length for its terms');
   // Views where the bytes lie when they are 4-byte aligned in memory (a fresh read is), else a copy
   // (new Uint8Array copies; a Buffer's slice would not). The offsets are checked where they are used
-  // (SegmentReader.postings), not here term by term.
+  // (the last in SegmentReader.bucket, a read range in postings(), each term's when it is scored or
+  // merged), not here term by term.
   const aligned = (head.byteOffset + start) % 4 === 0;
   const all = aligned ? new Uint32Array(head.buffer, head.byteOffset + start, words) : new Uint32Array(new Uint8Array(head.subarray(start)).buffer, 0, words);
   const offsets = all.subarray(4 * count);
@@ -388,7 +389,7 @@ export class SegmentReader {
       if (!Array.isArray(range) || range.length !== 2 || range[0] + range[1] > source.size) throw new IndexCorruptError(`${name}: bad section range`);
     }
     // Bucket ranges are checked when a bucket is read (bucketRange): a query reads a few dozen of
-    // hundreds, and checking all of them here took ~0.5 ms a segment in code not yet optimised.
+    // hundreds (checking all of them here profiled at up to ~0.5 ms a segment, in code not yet optimised).
     if (footer.buckets === null || Array.isArray(footer.buckets)) throw new IndexCorruptError(`${name}: footer lacks docs, sections or buckets`);
     this.footer = footer;
   }
