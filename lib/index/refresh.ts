@@ -205,6 +205,8 @@ function addNew(
   const pending = new Map<string, Chunk>();
   const offsets: Record<string, number> = {};
   let indexed = 0;
+  // Old-format rewrites this refresh may still do (flush runs after every batch).
+  const upgrades = { left: options.deadline === undefined ? Number.POSITIVE_INFINITY : 1 };
   const flush = () => {
     if (pending.size > 0) {
       indexed += pending.size;
@@ -215,7 +217,7 @@ function addNew(
     saveManifest(store, m);
     touchLock(manifestFile(store)); // a long rebuild stays a live lock
     // After every batch, so a rebuild rewrites each doc O(log n) times, not once per batch.
-    mergeSmall(store, log, m, readers, options.maxMergeDocs ?? Number.POSITIVE_INFINITY, options.deadline);
+    mergeSmall(store, log, m, readers, { maxDocs: options.maxMergeDocs ?? Number.POSITIVE_INFINITY, deadline: options.deadline, upgrades });
   };
   const late = () => options.deadline !== undefined && Date.now() > options.deadline;
   let stopped = false;
@@ -385,7 +387,15 @@ function addSegment(store: Store, m: Manifest, readers: Map<string, SegmentReade
 }
 
 /** Merge the newest segments while they are of similar size: O(log n) segments, each doc rewritten O(log n) times. */
-function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number, deadline?: number): void {
+/** What a refresh may rewrite: segments up to maxDocs, nothing past the deadline, so many old-format ones. */
+interface RewriteLimits {
+  maxDocs: number;
+  deadline: number | undefined;
+  upgrades: { left: number };
+}
+
+function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, limits: RewriteLimits): void {
+  const { maxDocs } = limits;
   for (;;) {
     const n = m.segments.length;
     const older = m.segments[n - 2];
@@ -419,28 +429,43 @@ function mergeSmall(store: Store, log: Logger, m: Manifest, readers: Map<string,
     log.debug(`index: merged ${older.name} and ${newer.name} into ${merged} (${docs} docs)`);
     touchLock(manifestFile(store));
   }
-  compactHidden(store, log, m, readers, maxDocs, deadline);
+  compactHidden(store, log, m, readers, limits);
 }
 
 /**
  * Rewrite, in its place, a segment of which a quarter or more is hidden (chunks listed again): hidden
  * docs still count in document frequencies, so they must not pile up in a big segment that rarely
- * merges. A segment of an older format is rewritten too (a big one may never merge again): under a
- * deadline only a small one, one per refresh (UPGRADE_UNDER_DEADLINE_DOCS). Nothing starts past the
- * deadline.
+ * merges. One with no live doc left is dropped instead (rewritten, it would be an empty segment that
+ * every later refresh rewrote again). A segment of an older format is rewritten too (a big one may
+ * never merge again): under a deadline only a small one, one per refresh (UPGRADE_UNDER_DEADLINE_DOCS).
+ * Nothing starts past the deadline.
  */
-function compactHidden(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, maxDocs: number, deadline?: number): void {
-  let upgradesLeft = deadline === undefined ? Number.POSITIVE_INFINITY : 1;
-  for (const [i, seg] of m.segments.entries()) {
+function compactHidden(store: Store, log: Logger, m: Manifest, readers: Map<string, SegmentReader>, limits: RewriteLimits): void {
+  const { maxDocs, deadline, upgrades } = limits;
+  for (let i = 0; i < m.segments.length; i++) {
     if (deadline !== undefined && Date.now() > deadline) return;
+    const seg = m.segments[i] as Manifest['segments'][number];
     const hidden = m.deleted[seg.name] ?? [];
     const reader = readers.get(seg.name);
-    if (reader === undefined || seg.docs > maxDocs) continue;
+    if (reader === undefined) continue;
+    if (hidden.length >= seg.docs) {
+      m.segments.splice(i, 1);
+      i -= 1;
+      delete m.deleted[seg.name];
+      saveManifest(store, m);
+      reader.close();
+      readers.delete(seg.name);
+      removePath(join(indexDir(store), seg.name));
+      log.debug(`index: dropped ${seg.name} (no live doc of its ${seg.docs})`);
+      touchLock(manifestFile(store));
+      continue;
+    }
+    if (seg.docs > maxDocs) continue;
     const compact = hidden.length * 4 >= seg.docs;
     const outdated = reader.footer.version !== SEGMENT_VERSION;
-    const upgrade = !compact && outdated && upgradesLeft > 0 && (deadline === undefined || seg.docs <= UPGRADE_UNDER_DEADLINE_DOCS);
+    const upgrade = !compact && outdated && upgrades.left > 0 && (deadline === undefined || seg.docs <= UPGRADE_UNDER_DEADLINE_DOCS);
     if (!compact && !upgrade) continue;
-    if (upgrade) upgradesLeft -= 1;
+    if (upgrade) upgrades.left -= 1;
     let rewritten: { bytes: Uint8Array; docs: number };
     try {
       rewritten = mergeSegments([{ reader, deleted: new Set(hidden) }]);

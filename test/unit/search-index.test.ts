@@ -1014,6 +1014,77 @@ describe('refresh edge cases', () => {
     expect(await find(store, log, 'format')).toEqual(upgraded);
   });
 
+  it('a hook refresh of several batches still rewrites one old-format segment in all', async () => {
+    const { data, store, log } = setup();
+    writeChunks(
+      store,
+      'sess-a',
+      Array.from({ length: 40 }, (_, i) => chunk(`batch-a${i}`, `alpha ${planted(500 + i)}`, { session: 'sess-a' })),
+    );
+    await refreshIndex(store, log);
+    writeChunks(
+      store,
+      'sess-b',
+      Array.from({ length: 12 }, (_, i) => chunk(`batch-b${i}`, `beta ${planted(550 + i)}`, { session: 'sess-b' })),
+    );
+    await refreshIndex(store, log);
+    const old = readManifest(data).segments.map((s) => s.name);
+    for (const name of old) {
+      const file = join(data, 'index', name);
+      const current = openReader(file);
+      const bytes = asVersion1(current);
+      current.close();
+      writeFileAtomic(file, bytes);
+    }
+    // Two batches (4,000 chunks each) in one refresh: flush, and the rewrites after it, run twice.
+    writeChunks(
+      store,
+      'sess-c',
+      Array.from({ length: 4_001 }, (_, i) => chunk(`batch-c${i}`, `gamma ${i}`, { session: 'sess-c' })),
+    );
+    await refreshIndex(store, log, { deadline: Date.now() + 600_000, maxMergeDocs: 100 });
+    expect(log.lines.filter((l) => /format updated/.test(l.message))).toHaveLength(1);
+    const versions = readManifest(data)
+      .segments.filter((s) => old.includes(s.name) || s.docs === 40 || s.docs === 12)
+      .map((s) => {
+        const r = openReader(join(data, 'index', s.name));
+        try {
+          return r.footer.version;
+        } finally {
+          r.close();
+        }
+      });
+    expect(versions.sort()).toEqual([1, 2]);
+  });
+
+  it('a segment with no live doc left is dropped, not rewritten empty at every refresh', async () => {
+    const { data, store, log } = setup();
+    const a = Array.from({ length: 40 }, (_, i) => chunk(`drop-a${i}`, `alpha ${planted(600 + i)}`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', a);
+    await refreshIndex(store, log);
+    writeChunks(
+      store,
+      'sess-b',
+      Array.from({ length: 12 }, (_, i) => chunk(`drop-b${i}`, `beta ${planted(650 + i)}`, { session: 'sess-b' })),
+    );
+    await refreshIndex(store, log);
+    const [, middle] = readManifest(data).segments;
+    expect(middle?.docs).toBe(12);
+    // The session is gone: every doc of its segment is hidden.
+    rmSync(join(data, 'sessions', 'sess-b'), { recursive: true });
+    for (let round = 0; round < 3; round++) {
+      writeChunks(store, 'sess-c', [chunk(`drop-c${round}`, `gamma ${planted(700 + round)}`, { session: 'sess-c' })]);
+      await refreshIndex(store, log, { deadline: Date.now() + 60_000, maxMergeDocs: 20_000 });
+    }
+    const names = readManifest(data).segments.map((s) => s.name);
+    expect(names).not.toContain(middle?.name);
+    expect(readdirSync(join(data, 'index')).sort()).toEqual(['manifest.json', ...names].sort());
+    expect(log.lines.filter((l) => /dropped seg-\d+\.bin \(no live doc/.test(l.message))).toHaveLength(1);
+    expect(log.lines.filter((l) => /compacted/.test(l.message))).toHaveLength(0);
+    for (const [i, c] of a.entries()) expect(refsOf(await find(store, log, planted(600 + i)))).toEqual([c.id]);
+    expect(await find(store, log, planted(650))).toEqual([]);
+  });
+
   it('a chunk file removed after indexing is left out of the results with a log line', async () => {
     const { store, log } = setup();
     const list = [0, 1, 2].map((i) => chunk(`gone-${i}`, `shared words here ${planted(270 + i)}`, { session: 'sess-a' }));
