@@ -7,7 +7,20 @@
 // `.tmp` sibling that is renamed into place). Transcripts of recall data dirs are deleted once
 // ingested; their sizes are kept in the manifest.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childEnv, jsonOut, problemOf, runNode, runNodeAsync } from './proc.mjs';
@@ -75,16 +88,24 @@ function buildDir(dir) {
 /** The segment format the sources write (lib/index/segment.ts): a cached index of another is reindexed. */
 const SEGMENT_VERSION = Number(/export const SEGMENT_VERSION = (\d+);/.exec(readFileSync(join(REPO, 'lib', 'index', 'segment.ts'), 'utf8'))?.[1]);
 
-/** The format versions of a data dir's index segments (each footer's `version`). */
+/** The format versions of a data dir's index segments (each footer's `version`; only the footers are read). */
 function segmentVersions(home) {
   const dir = join(home, 'index');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => /^seg-\d+\.bin$/.test(f))
     .map((f) => {
-      const bytes = readFileSync(join(dir, f));
-      const length = bytes.readUInt32LE(bytes.length - 12);
-      return JSON.parse(bytes.toString('utf8', bytes.length - 12 - length, bytes.length - 12)).version;
+      const fd = openSync(join(dir, f), 'r');
+      try {
+        const size = fstatSync(fd).size;
+        const tail = Buffer.alloc(12);
+        readSync(fd, tail, 0, 12, size - 12);
+        const footer = Buffer.alloc(tail.readUInt32LE(0));
+        readSync(fd, footer, 0, footer.length, size - 12 - footer.length);
+        return JSON.parse(footer.toString('utf8')).version;
+      } finally {
+        closeSync(fd);
+      }
     });
 }
 

@@ -248,6 +248,27 @@ function asVersion1(reader: SegmentReader): Uint8Array {
   return bytes;
 }
 
+/** The format version of an index segment of data dir `data`. */
+function segmentVersion(data: string, name: string): number {
+  const r = openReader(join(data, 'index', name));
+  try {
+    return r.footer.version;
+  } finally {
+    r.close();
+  }
+}
+
+/** Rewrite every segment of data dir `data`'s index as version 1 wrote it, in place. */
+function indexAsVersion1(data: string): void {
+  for (const { name } of readManifest(data).segments) {
+    const file = join(data, 'index', name);
+    const current = openReader(file);
+    const bytes = asVersion1(current);
+    current.close();
+    writeFileAtomic(file, bytes);
+  }
+}
+
 interface CliRecall {
   query: string;
   results: Array<{ ref: string; score: number; sessionId: string; snippet: string }>;
@@ -951,23 +972,8 @@ describe('refresh edge cases', () => {
     writeChunks(store, 'sess-b', b);
     await refreshIndex(store, log);
     expect(readManifest(data).segments.map((s) => s.docs)).toEqual([40, 12]);
-    const version = (name: string) => {
-      const r = openReader(join(data, 'index', name));
-      try {
-        return r.footer.version;
-      } finally {
-        r.close();
-      }
-    };
-    const toVersion1 = () => {
-      for (const { name } of readManifest(data).segments) {
-        const file = join(data, 'index', name);
-        const current = openReader(file);
-        const old = asVersion1(current);
-        current.close();
-        writeFileAtomic(file, old);
-      }
-    };
+    const version = (name: string) => segmentVersion(data, name);
+    const toVersion1 = () => indexAsVersion1(data);
     /** Format of the 40- and the 12-doc segment. */
     const versions = () => [40, 12].map((docs) => version(readManifest(data).segments.find((s) => s.docs === docs)?.name ?? '?'));
     toVersion1();
@@ -1029,13 +1035,7 @@ describe('refresh edge cases', () => {
     );
     await refreshIndex(store, log);
     const old = readManifest(data).segments.map((s) => s.name);
-    for (const name of old) {
-      const file = join(data, 'index', name);
-      const current = openReader(file);
-      const bytes = asVersion1(current);
-      current.close();
-      writeFileAtomic(file, bytes);
-    }
+    indexAsVersion1(data);
     // Two batches (4,000 chunks each) in one refresh: flush, and the rewrites after it, run twice.
     writeChunks(
       store,
@@ -1046,14 +1046,7 @@ describe('refresh edge cases', () => {
     expect(log.lines.filter((l) => /format updated/.test(l.message))).toHaveLength(1);
     const versions = readManifest(data)
       .segments.filter((s) => old.includes(s.name) || s.docs === 40 || s.docs === 12)
-      .map((s) => {
-        const r = openReader(join(data, 'index', s.name));
-        try {
-          return r.footer.version;
-        } finally {
-          r.close();
-        }
-      });
+      .map((s) => segmentVersion(data, s.name));
     expect(versions.sort()).toEqual([1, 2]);
   });
 
