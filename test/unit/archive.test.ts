@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { splitText } from '../../lib/archive/chunker.ts';
-import { queryTerms, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
+import { keywords, queryTerms, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { advanceSessionCursor, cursorFile, subagentTranscripts } from '../../lib/session/session-files.ts';
 import { captureLogger } from './helpers/logger.ts';
@@ -667,6 +667,26 @@ describe('tokenize', () => {
   it('repeats terms for term frequency; query terms do not', () => {
     expect(tokenize('cache cache caches')).toEqual([stem('cache'), stem('cache'), stem('cache')]);
     expect(queryTerms('cache cache caches')).toEqual([stem('cache')]);
+  });
+});
+
+describe('keywords', () => {
+  it('lists file base names, then code-like words in order, then the frequent plain words', () => {
+    const text = 'the parser parser reads parseConfigFile and throws ENOENT after 30s; parser again, retry_count';
+    expect(keywords({ text, files: ['/repo/src/config.ts'] })).toEqual(['config.ts', 'parseconfigfile', 'enoent', '30s', 'retry_count', 'parser']);
+  });
+
+  it('stops at max code-like words; the frequent words and anything after the last one leave the list as it was', () => {
+    const code = Array.from({ length: 20 }, (_, i) => `name_${i}`);
+    const withTail = `${code.join(' ')} ${'tail '.repeat(50)}lastWordHere`;
+    const expected = code.slice(0, 16);
+    expect(keywords({ text: withTail })).toEqual(expected);
+    expect(keywords({ text: code.join(' ') })).toEqual(expected);
+    // Files count toward max: two files leave room for 14 code-like words.
+    expect(keywords({ text: withTail, files: ['a/one.ts', 'b/two.ts'] })).toEqual(['one.ts', 'two.ts', ...code.slice(0, 14)]);
+    // More files than max: the first max of them, however long the text.
+    const files = Array.from({ length: 18 }, (_, i) => `f${i}.ts`);
+    expect(keywords({ text: withTail, files })).toEqual(files.slice(0, 16));
   });
 });
 
