@@ -234,8 +234,8 @@ export function keywords(input: KeywordInput): string[] {
     const codeLike = !PLAIN_WORD.test(raw) && (/[a-z][A-Z]|_|\.[a-z]{1,4}$/.test(raw) || ERROR_CODE.test(raw) || NUMBER_UNIT.test(raw));
     if (codeLike && picked.size < max) {
       picked.add(lower.includes('/') ? (lower.split('/').pop() ?? lower) : lower);
-      // Full of code-like words: the frequent ones would not get in, so the rest need no scan (half
-      // of a backfill's chunks end here; keywords were a fifth of its main thread).
+      // Full of code-like words: the frequent ones would not get in, so the rest needs no scan (half
+      // the chunks of the bench's synthesized backfill end here; keywords took a fifth of its main thread).
       if (picked.size >= max) return [...picked];
     } else if (!/^\d+$/.test(lower)) counts.set(lower, (counts.get(lower) ?? 0) + 1);
   }

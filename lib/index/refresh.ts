@@ -242,9 +242,14 @@ function addNew(
     }
     if (from === 0) {
       // Read from the start (new, reset or rebuilt): chunk files the catalog does not list count too
-      // (a catalog lost or cut short). Listed after the catalog was read: nothing falls in between.
+      // (a catalog lost or cut short). Not those listed past where the read ended: another process
+      // may be archiving this session, and the next refresh reads them from the catalog; indexed
+      // here too, they were indexed twice (the older copy hidden but still counted in the scores).
+      // A writer lists a new chunk before writing its file, so each file found has its line by now.
       // Not `pending`: a full batch was written and cleared since.
-      for (const id of listChunkIds(store, sessionId)) if (!listed.has(id)) addChunk(store, log, sessionId, id, pending, options.known);
+      const files = listChunkIds(store, sessionId);
+      const later = catalogIds(store, sessionId, read.offset);
+      for (const id of files) if (!listed.has(id) && !later.has(id)) addChunk(store, log, sessionId, id, pending, options.known);
     }
     if (pending.size >= BATCH_DOCS) flush();
   }
@@ -317,11 +322,7 @@ function readCatalog(
     for (;;) {
       const nl = bytes.indexOf(10, at);
       if (nl === -1) break; // the tail after the last newline: a line being appended
-      let id: string | undefined;
-      try {
-        const value = (JSON.parse(bytes.toString('utf8', at, nl)) as { id?: unknown }).id;
-        if (typeof value === 'string' && sanitizeName(value) === value) id = value;
-      } catch {}
+      const id = catalogLineId(bytes, at, nl);
       if (id !== undefined) listed.add(id);
       else if (nl > at) unreadable += 1;
       if (id !== undefined && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
@@ -345,6 +346,36 @@ function readCatalog(
     // start a new line, and `ctxl reindex` also lists the session's folder.
     if (unreadable > 0) log.warn(`catalog of session ${sessionId}: ${unreadable} unreadable line(s) skipped; ctxl reindex lists the chunk files`);
   }
+}
+
+/** The chunk ids of a session's catalog lines from byte `from` to its end (complete lines only). */
+function catalogIds(store: Store, sessionId: string, from: number): Set<string> {
+  const ids = new Set<string>();
+  const source = openRangeReader(catalogFile(store, sessionId));
+  if (source === undefined || source.size <= from) {
+    source?.close();
+    return ids;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = source.read(from, source.size - from);
+  } finally {
+    source.close();
+  }
+  for (let at = 0, nl = bytes.indexOf(10); nl !== -1; at = nl + 1, nl = bytes.indexOf(10, at)) {
+    const id = catalogLineId(bytes, at, nl);
+    if (id !== undefined) ids.add(id);
+  }
+  return ids;
+}
+
+/** The chunk id a catalog line names, if it is readable and a safe name. */
+function catalogLineId(bytes: Buffer, start: number, end: number): string | undefined {
+  try {
+    const value = (JSON.parse(bytes.toString('utf8', start, end)) as { id?: unknown }).id;
+    if (typeof value === 'string' && sanitizeName(value) === value) return value;
+  } catch {}
+  return undefined;
 }
 
 /** Write the chunks as a new segment and hide their older copies. */

@@ -1222,6 +1222,32 @@ describe('a catalog line whose chunk file is missing', () => {
     expect(refsOf(await find(store, log, planted(321)))).toEqual([inFlight.id]);
     expect(liveIds(store, log).sort()).toEqual(chunkIdsOnDisk(data));
   });
+
+  it("a session's first indexing leaves the files listed past where it stopped to the catalog: each chunk indexed once", async () => {
+    // Another process archives the session meanwhile: the catalog read stops at a file not yet
+    // written, and a file listed after it is already there. Indexed by the folder listing and again
+    // from the catalog, its older copy was hidden but still counted in every score.
+    const { data, store, log } = await indexedSession();
+    const done = chunk('once-0', `done ${planted(330)}`, { session: 'sess-once' });
+    const inFlight = chunk('once-1', `in flight ${planted(331)}`, { session: 'sess-once' });
+    const after = chunk('once-2', `after ${planted(332)} shared words`, { session: 'sess-once' });
+    appendCatalogOnly(store, 'sess-once', [done.id, inFlight.id, after.id]);
+    writeChunkFileOnly(store, done);
+    writeChunkFileOnly(store, after);
+    const first = await refreshIndex(store, log);
+    expect(refsOf(await find(store, log, planted(330)))).toEqual([done.id]);
+
+    writeChunkFileOnly(store, inFlight);
+    const second = await refreshIndex(store, log);
+    // Three chunks, three docs indexed in all (a merge may drop a second copy later, not this count).
+    expect(first.indexed + second.indexed).toBe(3);
+    expect(Object.values(readManifest(data).deleted).flat()).toEqual([]);
+    expect(liveIds(store, log).sort()).toEqual(chunkIdsOnDisk(data));
+    // Scores equal those of an index built once from the same files.
+    const expected = await find(store, log, 'shared words');
+    await refreshIndex(store, log, { rebuild: true });
+    expect(await find(store, log, 'shared words')).toEqual(expected);
+  });
 });
 
 // ---- 7. sessions removed or reset ----
