@@ -9,8 +9,8 @@ import { openIndex } from '../index/manifest.ts';
 import { kindOrdinal } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import { sanitizeName } from '../runtime/paths.ts';
-import { listDir, pathExists, type Store } from '../runtime/store.ts';
-import { pendingJobFor } from '../session/tool-archive.ts';
+import { listDir, pathExists, type Store, statSafe } from '../runtime/store.ts';
+import { pendingJobFor, STALE_JOB_MS } from '../session/tool-archive.ts';
 import { hasFilters, isEmpty, parseQuery, searchText } from './query.ts';
 import { renderResults } from './render.ts';
 import { type RecallResult, refreshForSearch, search } from './search.ts';
@@ -98,10 +98,14 @@ export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CH
   if (ref.trim() === '') return 'No archived chunk named: give a ref, as in `show <ref>`. Refs come from `/recall <words>` results.';
   const chunk = findChunk(env.store, ref);
   if (chunk === undefined) {
-    // A stubbed large output is chunked by a detached process a moment after its stub names it.
-    return pendingJobFor(env.store, ref.trim(), chunkHash) !== undefined
+    // A stubbed large output is chunked by a detached process a moment after its stub names it. A
+    // job left untouched for a minute is taken for dead, and the next Stop starts it again.
+    const job = pendingJobFor(env.store, ref.trim(), chunkHash);
+    if (job === undefined) return `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
+    const age = env.now.getTime() - (statSafe(job)?.mtimeMs ?? env.now.getTime());
+    return age < STALE_JOB_MS
       ? `No archived chunk \`${ref}\` yet: large outputs are still being archived. Try again in a few seconds.`
-      : `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
+      : `No archived chunk \`${ref}\` yet: archiving this large output was interrupted; it starts again when the current turn ends. Try again after that.`;
   }
   const head = `**${chunk.title}** (${chunk.type}${chunk.tool === undefined ? '' : ` ${chunk.tool}`}${chunk.sidechain === true ? ' in a subagent' : ''}, ${chunk.timestamp}, session ${chunk.session})${chunk.part === undefined ? '' : `, part ${chunk.part[0]} of ${chunk.part[1]}`}`;
   const body =

@@ -15,7 +15,7 @@ import { chunkHash, sampleHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
 import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
 import { spawnDetached } from '../runtime/detached.ts';
-import { listDir, readTextFile, renamePath, statSafe } from '../runtime/store.ts';
+import { listDir, readTextFile, removePath, renamePath, statSafe } from '../runtime/store.ts';
 import type { SessionEnv } from './session-files.ts';
 
 /** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
@@ -72,21 +72,15 @@ export async function archiveToolCall(
   const persisted = out.persistedPath === undefined ? undefined : statSafe(out.persistedPath);
   if (out.persistedPath !== undefined && persisted?.isFile() === true) {
     if (persisted.size > INLINE_MAX_BYTES && options.cliPath !== undefined) {
-      // The job file outlives this process: nothing in it may be a secret in clear.
-      const redactedCall = redactedHead(head);
-      const job: FileJob = {
-        version: JOB_VERSION,
-        kind: 'tool-output',
-        sessionId,
-        projectRoot: env.project.root,
-        phase: options.phase ?? 'unknown',
-        call: redactedCall,
-        file: out.persistedPath,
-      };
-      await startJob(env, job, options.cliPath);
+      await startJob(env, fileJob(env, sessionId, options.phase, head, out.persistedPath), options.cliPath);
       return { chunks: 0, deferred: true, parts: 0 };
     }
+    // Its job is written first and removed once every part is: a hook killed or stopped by its
+    // deadline part-way leaves the job, which a later Stop runs (the parts written are kept).
+    const intent = jobFile(env.store, sessionId, head.toolUseId);
+    if (options.cliPath !== undefined) env.store.writeJson(intent, fileJob(env, sessionId, options.phase, head, out.persistedPath));
     const r = await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath });
+    if (options.cliPath !== undefined) removePath(intent);
     return { chunks: r.written, deferred: false, parts: r.parts };
   }
   if (options.spoolAbove !== undefined && options.cliPath !== undefined && out.text.length > options.spoolAbove) {
@@ -225,6 +219,11 @@ export async function archiveSpooled(env: SessionEnv, job: TextJob | ReadJob, wr
   return { written, parts: parts.length };
 }
 
+/** The job of a persisted output. It outlives this process: nothing in it may be a secret in clear. */
+function fileJob(env: SessionEnv, sessionId: string, phase: string | undefined, head: ToolCallHead, file: string): FileJob {
+  return { version: JOB_VERSION, kind: 'tool-output', ...headJob(env, sessionId, phase), call: redactedHead(head), file };
+}
+
 function headJob(env: SessionEnv, sessionId: string, phase: string | undefined) {
   return { sessionId, projectRoot: env.project.root, phase: phase ?? 'unknown' };
 }
@@ -234,7 +233,7 @@ function chunkContext(env: SessionEnv, sessionId: string, phase: string | undefi
 }
 
 /** A job untouched this long is taken for dead (its process crashed or never started). */
-const STALE_JOB_MS = 60_000;
+export const STALE_JOB_MS = 60_000;
 const MAX_ATTEMPTS = 3;
 
 /**
@@ -268,14 +267,14 @@ export async function retryStaleJobs(env: SessionEnv, sessionId: string, cliPath
   return started;
 }
 
-/** The job that holds a ref's output while it waits to be archived, if any. */
+/** The job that holds a ref's output (any of its parts) while it waits to be archived, if any. */
 export function pendingJobFor(store: SessionEnv['store'], ref: string, hash: (s: string) => string): string | undefined {
   const dir = store.path('jobs');
   for (const name of listDir(dir)) {
     if (!name.endsWith('.json')) continue;
     try {
       const job = JSON.parse(readTextFile(join(dir, name)) ?? '') as ArchiveJob;
-      if (toolPartId(hash, job.sessionId, job.call.toolUseId, 0) === ref) return join(dir, name);
+      for (let k = 0; k < MAX_PARTS; k++) if (toolPartId(hash, job.sessionId, job.call.toolUseId, k) === ref) return join(dir, name);
     } catch {}
   }
   return undefined;

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { toolPartId } from '../../lib/archive/chunker.ts';
 import { chunkHash, sampleHash } from '../../lib/archive/hash.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { archiveSpooled, archiveToolCall, INLINE_TEXT_CHARS, jobFile, type ReadJob } from '../../lib/session/tool-archive.ts';
@@ -1066,6 +1067,76 @@ describe('archive jobs of stubbed outputs', () => {
     await job;
     await t.jobsDone();
     expect(t.toolParts(id).length).toBeGreaterThan(2);
+  });
+
+  // A Bash output over 30,000 characters is persisted by the client to a file that PostToolUse
+  // archives part by part. Stopped part-way (its deadline, or killed), the hook must leave a job:
+  // the transcript holds only the client's preview, so nothing else would ever archive the rest.
+  const persistedCall = (t: BudgetSession, bytes: number, extraEnv: Record<string, string> = {}) => {
+    const output = textOfSize(bytes, 'persisted');
+    const file = join(t.project, 'tool-results', `${randomUUID()}.txt`);
+    mkdirSync(join(t.project, 'tool-results'), { recursive: true });
+    writeFileSync(file, output);
+    const response = bash(output.slice(0, 30_000), { persistedOutputPath: file, persistedOutputSize: output.length });
+    const { id, out } = t.post('Bash', { command: 'dump-events --all' }, response, {}, extraEnv);
+    return { id, out, output, job: jobFile(openStore(t.data, captureLogger()), t.sid, id) };
+  };
+  // A file's parts are cut after a newline, which each part keeps.
+  const joined = (parts: ReadonlyArray<{ text: string }>) => parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('');
+
+  it('a persisted output archived within the hook: every part written, its job removed', () => {
+    const t = session();
+    t.prompt('Dump the events.');
+    t.fill(30);
+    const { id, out, output, job } = persistedCall(t, 200 * 1024);
+    expect(out).toBeUndefined();
+    const parts = t.toolParts(id);
+    expect(parts.length).toBe(parts[0]?.part?.[1]);
+    expect(joined(parts)).toBe(output);
+    expect(existsSync(job)).toBe(false);
+  });
+
+  it('a persisted output the hook could not finish archiving is left as a job, and the next Stop completes it', async () => {
+    const t = session();
+    t.prompt('Dump the events.');
+    t.fill(30);
+    // Deadlines shorter than archiving 3 MB takes, until one stops the hook part-way (how far it
+    // gets depends on the machine).
+    let partial: ReturnType<typeof persistedCall> | undefined;
+    for (const ms of [150, 100, 220, 70, 320]) {
+      const call = persistedCall(t, 3 * 1024 * 1024, { CTXL_DEADLINE_MS: String(ms) });
+      const parts = t.toolParts(call.id);
+      if (parts.length > 0 && parts.length < (parts[0]?.part?.[1] ?? 0)) {
+        partial = call;
+        break;
+      }
+    }
+    if (partial === undefined) throw new Error('no deadline stopped the hook part-way');
+    expect(existsSync(partial.job)).toBe(true); // never some parts without the job that completes them
+    t.say('Dumped.');
+    t.stop(); // a fresh job may still be running: left alone
+    expect(existsSync(partial.job)).toBe(true);
+    const then = new Date(Date.now() - 5 * 60_000);
+    utimesSync(partial.job, then, then);
+    t.say('Next.');
+    t.stop();
+    await t.jobsDone();
+    const all = t.toolParts(partial.id);
+    expect(all.length).toBe(all[0]?.part?.[1]);
+    expect(joined(all)).toBe(partial.output);
+  });
+
+  it('show of a ref whose job has not run yet says so, for any of its parts, and says when the job died', () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    t.stop();
+    const file = writeJob(t, 'toolu_waiting_1', numberedLines(300, 60, 'spooled'));
+    const show = (index: number) => runCli(['show', toolPartId(chunkHash, t.sid, 'toolu_waiting_1', index)], t.env, t.project);
+    for (const index of [0, 4]) expect(show(index).stdout).toContain('still being archived. Try again in a few seconds.');
+    age(file, 5 * 60_000);
+    expect(show(4).stdout).toContain('archiving this large output was interrupted; it starts again when the current turn ends');
+    expect(runCli(['show', 'ffffffffffffffff'], t.env, t.project).stdout).toContain('Refs come from');
   });
 
   it('a job that failed three times is set aside, not retried forever', () => {
