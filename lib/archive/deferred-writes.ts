@@ -15,7 +15,7 @@ import type { Chunk } from './chunk-file.ts';
 /** Files handed to the worker in one message. */
 const BATCH = 32;
 /** Below this many files per process, the worker is not started: direct writes are cheaper. */
-const START_AFTER = 64;
+export const START_AFTER = 64;
 /** Files queued before the main thread waits for the worker (bounds the memory held). */
 const MAX_QUEUED = 4096;
 
@@ -52,8 +52,11 @@ export interface DeferredWriter extends ChunkWriter {
   close(): string[];
 }
 
-/** `direct` writes a file on the calling thread (used until the worker pays off, and as fallback). */
-export function deferredWriter(direct: (file: string, text: string) => void): DeferredWriter {
+/**
+ * `direct` writes a file on the calling thread (used until the worker pays off, and as fallback);
+ * the worker starts once more than `startAfter` files were written.
+ */
+export function deferredWriter(direct: (file: string, text: string) => void, startAfter = START_AFTER): DeferredWriter {
   const pending = new Map<string, Chunk>();
   // Names in each chunk folder, listed once per pass: with the worker creating files in that folder,
   // a stat per chunk waits on the folder's lock (it cost more than the writes saved). Each pass
@@ -143,7 +146,7 @@ export function deferredWriter(direct: (file: string, text: string) => void): De
     write(file, text, chunk) {
       names(dirname(file)).add(basename(file));
       written += 1;
-      if (worker === undefined && (written <= START_AFTER || !start())) {
+      if (worker === undefined && (written <= startAfter || !start())) {
         try {
           direct(file, text);
         } catch (error) {

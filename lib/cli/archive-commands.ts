@@ -4,7 +4,7 @@ import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { listChunkIds, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
+import { type DeferredWriter, deferredWriter, START_AFTER } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
 import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-client.ts';
 import { catchUpWithPhase } from '../phase/ledgers.ts';
@@ -77,6 +77,9 @@ function noteIdentity(line: string, found: { sessionId?: string; cwd?: string })
   } catch {}
 }
 
+/** Transcripts under this many bytes in all are written without the writer thread. */
+const WRITER_MIN_BYTES = 2 * 1024 * 1024;
+
 /** Chunks of one transcript that start the segment worker (fewer are indexed faster than it starts). */
 const SEGMENT_WORKER_CHUNKS = 512;
 
@@ -99,7 +102,11 @@ export async function ingestFiles(cli: CliEnv, files: readonly string[], options
   const touched = new Set<string>();
   const busy: string[] = [];
   let added = 0;
-  const writer = deferredWriter((file, text) => writeFileAtomic(file, text));
+  // Under 2 MB of transcripts (a few hundred chunks), starting the writer thread costs more than
+  // the writes it takes over: 274 chunks of a real session were ingested 10% faster without it.
+  let bytes = 0;
+  for (const file of files) bytes += statSafe(file)?.size ?? 0;
+  const writer = deferredWriter((file, text) => writeFileAtomic(file, text), bytes < WRITER_MIN_BYTES ? Number.POSITIVE_INFINITY : START_AFTER);
   const segments: SegmentWorkerSlot = {};
   try {
     added = await ingestEach(cli, files, options, touched, busy, writer, segments);

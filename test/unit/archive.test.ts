@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { splitText } from '../../lib/archive/chunker.ts';
+import { deferredWriter } from '../../lib/archive/deferred-writes.ts';
 import { keywords, queryTerms, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { advanceSessionCursor, cursorFile, subagentTranscripts } from '../../lib/session/session-files.ts';
@@ -147,6 +148,47 @@ describe('ctxl ingest', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/cannot read/);
+  });
+});
+
+describe('the chunk writer thread of ctxl ingest', () => {
+  const chunkOf = (id: string) => ({ id }) as Chunk;
+
+  it('writes every file once past its start, exact, and reports a file it could not write', () => {
+    const dir = join(tempDir(), 'archived');
+    mkdirSync(dir);
+    const direct: string[] = [];
+    const writer = deferredWriter((file, text) => {
+      direct.push(file);
+      writeFileSync(file, text);
+    }, 4);
+    const texts = Array.from({ length: 300 }, (_, i) => `chunk ${i} ${'é'.repeat(i % 7)}\n`.repeat(1 + (i % 50)));
+    texts.forEach((text, i) => {
+      const file = join(dir, `${i.toString(16).padStart(16, '0')}.md`);
+      expect(writer.exists(file)).toBe(false);
+      writer.write(file, text, chunkOf(String(i)));
+      expect(writer.exists(file)).toBe(true); // listed as soon as handed over
+    });
+    writer.write(join(dir, 'missing', 'x.md'), 'no folder', chunkOf('x'));
+    const failures = writer.close();
+    expect(direct).toHaveLength(4); // the first four on this thread, the rest on the worker
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toContain('x.md');
+    expect(writer.pending.size).toBe(0);
+    for (const [i, text] of texts.entries()) expect(readFileSync(join(dir, `${i.toString(16).padStart(16, '0')}.md`), 'utf8')).toBe(text);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('never starts for a small ingest: every file written on the calling thread', () => {
+    const dir = tempDir();
+    let direct = 0;
+    const writer = deferredWriter((file, text) => {
+      direct += 1;
+      writeFileSync(file, text);
+    }, Number.POSITIVE_INFINITY);
+    for (let i = 0; i < 100; i++) writer.write(join(dir, `${i}.md`), `text ${i}`, chunkOf(String(i)));
+    expect(writer.close()).toEqual([]);
+    expect(direct).toBe(100);
   });
 });
 
