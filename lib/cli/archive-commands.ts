@@ -15,7 +15,7 @@ import { loadConfig } from '../runtime/config.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, cursorFile, type SessionEnv, touchSession } from '../session/session-files.ts';
-import { type ArchiveJob, archiveFile, archiveSpooled, type PartWriter } from '../session/tool-archive.ts';
+import { type ArchiveJob, archiveFile, archiveSpooled, type PartWriter, waitingJobs } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 import type { CliEnv } from './cli-runtime.ts';
 
@@ -179,6 +179,14 @@ async function ingestEach(
     if (result === undefined) busy.push(file);
     else touched.add(sessionId);
     added += result?.archived.added ?? 0;
+    // Persisted tool outputs the pass found only as previews: archived whole from the client's files.
+    for (const job of waitingJobs(cli.store, sessionId)) {
+      try {
+        added += (await runJob(cli, job)) ?? 0;
+      } catch (error) {
+        cli.log.warn(`ingest: ${job} could not run now; a later Stop or ingest runs it`, error);
+      }
+    }
     await refreshIndex(cli.store, cli.log, { known: written, prebuilt: segments.worker?.encode });
     // What the refresh did not ask for (it stopped early) will be read back from disk next time.
     segments.worker?.reset();
@@ -211,21 +219,25 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
   return { sessions, chunks };
 }
 
-/** `ctxl run-job <file>`: the detached half of a hook's slow work. The job file is removed when done. */
 /** How long a job waits for a session a transcript pass is archiving (Stop's own deadline is shorter). */
 const JOB_LOCK_WAIT_MS = 60_000;
 
-export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
+/**
+ * `ctxl run-job <file>`: the detached half of a hook's slow work, and the persisted outputs an ingest
+ * queued. The job file is removed when done. Returns the chunks added, or undefined when the file
+ * is no job to run.
+ */
+export async function runJob(cli: CliEnv, file: string): Promise<number | undefined> {
   let job: ArchiveJob;
   try {
     job = JSON.parse(readFileSync(file, 'utf8')) as ArchiveJob;
   } catch (error) {
     cli.log.warn(`run-job: cannot read ${file}: ${(error as Error).message}`);
-    return false;
+    return undefined;
   }
   if (job.version !== 1 || (job.kind !== 'tool-output' && job.kind !== 'tool-text' && job.kind !== 'tool-read')) {
     cli.log.warn(`run-job: ${file} is not a job this version knows; left in place`);
-    return false;
+    return undefined;
   }
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
   // Each batch under the session's cursor lock, which every transcript pass (a subagent's too) holds:
@@ -245,5 +257,5 @@ export async function runJob(cli: CliEnv, file: string): Promise<boolean> {
   const added = job.kind === 'tool-output' ? (await archiveFile(env, job, locked)).written : (await archiveSpooled(env, job, locked)).written;
   cli.log.info(`run-job: archived ${job.kind === 'tool-text' ? `a spooled ${job.call.name} output` : job.file} in ${added} new chunks`);
   rmSync(file, { force: true });
-  return true;
+  return added;
 }

@@ -118,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
       // Internal: started detached by a hook for work too slow for its deadline.
       const p = parseArgs(rest, { booleans: [], values: [] });
       if (p.positional.length !== 1) throw new UsageError('run-job takes one job file');
-      return (await runJob(cliEnv(env, now), resolve(p.positional[0] as string))) ? 0 : 1;
+      return (await runJob(cliEnv(env, now), resolve(p.positional[0] as string))) === undefined ? 1 : 0;
     }
     default:
       if (PLANNED.has(command)) throw new UsageError(`'${command}' is not available in this version yet`);

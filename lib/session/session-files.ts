@@ -6,13 +6,14 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { type ChunkSink, type ChunkWriter, type WriteResult, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState } from '../archive/chunker.ts';
+import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState, type ToolCallHead } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
 import type { Logger } from '../runtime/log.ts';
 import { lazySchema } from '../runtime/schemas.ts';
 import { listFiles, type Store, statSafe } from '../runtime/store.ts';
 import type { ParsedLine } from '../transcript/entries.ts';
 import { type AdvanceResult, advanceTranscript, CURSOR_VERSION, type TranscriptCursor } from '../transcript/reader.ts';
+import { persistedPathOf, queuePersistedOutput } from './tool-archive.ts';
 
 export const SESSION_VERSION = 1;
 
@@ -203,6 +204,7 @@ export async function advanceSessionCursor(
         if (previous?.transcriptPath !== undefined && previous.transcriptPath !== transcriptPath) previous = undefined;
         if (stat.size - (previous?.offset ?? 0) > LONG_READ_BYTES) env.longWork?.();
         const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
+        const persisted: Array<ToolCallHead & { file: string }> = [];
         let visit: ((line: ParsedLine) => void) | undefined;
         const batch: Chunk[] = [];
         const flush = () => {
@@ -221,6 +223,15 @@ export async function advanceSessionCursor(
             hash: chunkHash,
           };
           visit = (line) => {
+            for (const entry of line.entries) {
+              // A tool output the client kept whole in a file (the transcript has its 2 KB preview):
+              // noted with its call (redacted) before the chunker lets go of the call.
+              if (entry.kind !== 'tool-result') continue;
+              const path = persistedPathOf(entry.structured);
+              const use = chunker.pending[entry.toolUseId];
+              if (path !== undefined)
+                persisted.push({ toolUseId: entry.toolUseId, name: use?.name ?? 'tool', input: use?.input, isError: entry.isError, file: path });
+            }
             for (const chunk of chunksFromEntries(line.entries, chunker, context)) {
               options?.onChunk?.(chunk);
               batch.push(chunk);
@@ -236,6 +247,9 @@ export async function advanceSessionCursor(
         flush();
         // Every chunk file is on disk before the cursor says its lines were read.
         for (const failure of env.writer?.drain() ?? []) env.log.warn(`archive: could not write ${failure}`);
+        // And so is a job for each persisted output L2 does not hold whole (its PostToolUse never ran,
+        // or died before it wrote anything): Stop starts it, `ctxl ingest` runs it.
+        for (const call of persisted) queuePersistedOutput(env, sessionId, call, options?.phase);
         options?.beforeSave?.();
         const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
         env.store.writeJson(file, saved);

@@ -6,8 +6,8 @@
 // output over 128 K characters: a Read's job names its file, line range and a hash of the lines (the
 // job reads them again), anything else is spooled redacted into the job file. Either way it is on
 // disk before a stub names it, and the detached process chunks and indexes it.
-import { join } from 'node:path';
-import { writeChunks } from '../archive/archive-store.ts';
+import { isAbsolute, join } from 'node:path';
+import { archiveDir, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk, toolPartId } from '../archive/chunker.ts';
 import { cutPoints, readRange } from '../archive/file-parts.ts';
@@ -15,7 +15,7 @@ import { chunkHash, sampleHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
 import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
 import { spawnDetached } from '../runtime/detached.ts';
-import { listDir, readTextFile, removePath, renamePath, statSafe } from '../runtime/store.ts';
+import { listDir, pathExists, readTextFile, removePath, renamePath, statSafe } from '../runtime/store.ts';
 import type { SessionEnv } from './session-files.ts';
 
 /** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
@@ -34,6 +34,8 @@ interface JobHead {
   call: ToolCallHead;
   /** Starts after the first (a job whose process died is started again by a later Stop). */
   attempts?: number;
+  /** Queued by a transcript pass, not started yet: the next Stop starts it at once, `ctxl ingest` runs it. */
+  waiting?: true;
 }
 /** A persisted output: the job reads it from the client's file. */
 export type FileJob = JobHead & { kind: 'tool-output'; file: string };
@@ -232,8 +234,46 @@ function chunkContext(env: SessionEnv, sessionId: string, phase: string | undefi
   return { session: sessionId, project: env.project.root, phase: phase ?? 'unknown', now: env.now().toISOString(), hash };
 }
 
+/** Where the client kept a tool's whole output (`persistedOutputPath` of a Bash result over 30,000 characters). */
+export function persistedPathOf(structured: unknown): string | undefined {
+  if (structured === null || typeof structured !== 'object') return undefined;
+  const path = (structured as { persistedOutputPath?: unknown }).persistedOutputPath;
+  return typeof path === 'string' && isAbsolute(path) ? path : undefined;
+}
+
+/**
+ * Queue a job for a persisted output L2 does not hold whole, if its file is still there: no part
+ * after the first (over 30,000 characters, it always has several) and no job of PostToolUse's.
+ */
+export function queuePersistedOutput(env: SessionEnv, sessionId: string, call: ToolCallHead & { file: string }, phase: string | undefined): void {
+  if (call.toolUseId === '' || statSafe(call.file)?.isFile() !== true) return;
+  if (pathExists(join(archiveDir(env.store, sessionId), `${toolPartId(chunkHash, sessionId, call.toolUseId, 1)}.md`))) return;
+  const file = jobFile(env.store, sessionId, call.toolUseId);
+  if (pathExists(file)) return;
+  const { file: path, ...head } = call;
+  env.store.writeJson(file, { ...fileJob(env, sessionId, phase, head, path), waiting: true } satisfies FileJob);
+  env.log.info(`queued the persisted ${call.name} output ${call.toolUseId} (${path}) for archiving`);
+}
+
+/** A session's jobs that a transcript pass queued and nothing started yet. */
+export function waitingJobs(store: SessionEnv['store'], sessionId: string): string[] {
+  const dir = store.path('jobs');
+  return listDir(dir)
+    .filter((name) => name.startsWith(`${sessionId}-`) && name.endsWith('.json'))
+    .map((name) => join(dir, name))
+    .filter((file) => {
+      try {
+        return (JSON.parse(readTextFile(file) ?? '') as ArchiveJob).waiting === true;
+      } catch {
+        return false;
+      }
+    });
+}
+
 /** A job untouched this long is taken for dead (its process crashed or never started). */
 export const STALE_JOB_MS = 60_000;
+/** A queued job names a file; a bigger job file is a spooled text, never queued. */
+const QUEUED_JOB_MAX_BYTES = 64 * 1024;
 const MAX_ATTEMPTS = 3;
 
 /**
@@ -246,14 +286,19 @@ export async function retryStaleJobs(env: SessionEnv, sessionId: string, cliPath
   for (const name of listDir(dir)) {
     if (!name.startsWith(`${sessionId}-`) || !name.endsWith('.json')) continue;
     const file = join(dir, name);
-    const mtime = statSafe(file)?.mtimeMs;
-    if (mtime === undefined || env.now().getTime() - mtime < STALE_JOB_MS) continue;
+    const st = statSafe(file);
+    if (st === undefined) continue;
+    const fresh = env.now().getTime() - st.mtimeMs < STALE_JOB_MS;
+    if (fresh && st.size > QUEUED_JOB_MAX_BYTES) continue; // a running text job: only small file jobs are queued
     let job: ArchiveJob;
     try {
       job = JSON.parse(readTextFile(file) ?? '') as ArchiveJob;
     } catch {
       continue; // the job process may be removing it right now
     }
+    // A queued job starts at once; a started one only when it looks dead.
+    if (job.waiting !== true && fresh) continue;
+    delete job.waiting;
     const attempts = (job.attempts ?? 0) + 1;
     if (attempts > MAX_ATTEMPTS) {
       renamePath(file, `${file}.bad-${env.now().toISOString().replace(/[:.]/g, '-')}`);

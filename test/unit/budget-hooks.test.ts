@@ -6,7 +6,7 @@
 // Fills are set through the usage of the transcript's assistant lines (see helpers/budget.ts).
 
 import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolPartId } from '../../lib/archive/chunker.ts';
@@ -1124,6 +1124,99 @@ describe('archive jobs of stubbed outputs', () => {
     const all = t.toolParts(partial.id);
     expect(all.length).toBe(all[0]?.part?.[1]);
     expect(joined(all)).toBe(partial.output);
+  });
+
+  /** A Bash call whose output the client persisted, in the transcript only (its PostToolUse never ran). */
+  const persistedInTranscript = (t: BudgetSession, id: string, bytes: number) => {
+    const output = textOfSize(bytes, 'kept');
+    const file = join(t.project, 'tool-results', `${id}.txt`);
+    mkdirSync(join(t.project, 'tool-results'), { recursive: true });
+    writeFileSync(file, output);
+    const base = {
+      isSidechain: false,
+      userType: 'external',
+      cwd: t.project,
+      sessionId: t.sid,
+      version: '2.1.332',
+      gitBranch: 'main',
+      timestamp: new Date().toISOString(),
+    };
+    const useUuid = randomUUID();
+    const preview = `<persisted-output>\nOutput too large (${Math.round(bytes / 1024)}KB). Full output saved to: ${file}\n\nPreview (first 2KB):\n${output.slice(0, 2_000)}\n...\n</persisted-output>`;
+    t.lines.push(
+      {
+        ...base,
+        parentUuid: null,
+        uuid: useUuid,
+        type: 'assistant',
+        message: {
+          id: `msg_${id}`,
+          role: 'assistant',
+          model: 'claude-sonnet-4-5-20250929',
+          content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'dump-all' } }],
+        },
+      },
+      {
+        ...base,
+        parentUuid: useUuid,
+        uuid: randomUUID(),
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: preview }] },
+        toolUseResult: bash(output.slice(0, 30_000), { persistedOutputPath: file, persistedOutputSize: output.length }),
+      },
+    );
+    t.write();
+    return { output, file };
+  };
+
+  it("a persisted output known only from the transcript (its PostToolUse never ran) is archived whole from the client's file", async () => {
+    const t = session();
+    t.prompt('Dump everything.');
+    t.fill(30);
+    const { output } = persistedInTranscript(t, 'toolu_persisted_1', 200 * 1024);
+    t.say('Dumped.');
+    t.stop(); // queues the job and starts it at once
+    await t.jobsDone();
+    const parts = t.toolParts('toolu_persisted_1');
+    expect(parts.length).toBe(parts[0]?.part?.[1]);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(joined(parts)).toBe(output);
+    expect(parts[0]?.sourceUuids).toHaveLength(2); // the call's and its result's lines
+    // Another Stop queues nothing: L2 holds it whole.
+    t.say('Next.');
+    t.stop();
+    expect(existsSync(join(t.data, 'jobs')) ? readdirSync(join(t.data, 'jobs')) : []).toEqual([]);
+    noProblems(t);
+  });
+
+  it('a persisted output PostToolUse archived whole is not queued again; one whose file is gone is left as the preview', () => {
+    const t = session();
+    t.prompt('Dump everything.');
+    t.fill(30);
+    const { id } = persistedCall(t, 100 * 1024);
+    const gone = persistedInTranscript(t, 'toolu_persisted_gone', 100 * 1024);
+    rmSync(gone.file);
+    t.say('Dumped.');
+    t.stop();
+    expect(existsSync(join(t.data, 'jobs')) ? readdirSync(join(t.data, 'jobs')) : []).toEqual([]);
+    expect(t.toolParts(id).length).toBe(t.toolParts(id)[0]?.part?.[1]);
+    expect(t.toolParts('toolu_persisted_gone')).toHaveLength(1); // the preview, as the transcript has it
+  });
+
+  it('ctxl ingest archives a persisted output whole from its file, and leaves no job', () => {
+    const t = session();
+    t.prompt('Dump everything.');
+    t.fill(30);
+    const { output } = persistedInTranscript(t, 'toolu_persisted_2', 150 * 1024);
+    t.say('Dumped.');
+    t.write();
+    const r = runCli(['ingest', t.transcript, '--json'], t.env, t.project);
+    expect(r.status).toBe(0);
+    const parts = t.toolParts('toolu_persisted_2');
+    expect(parts.length).toBe(parts[0]?.part?.[1]);
+    expect(joined(parts)).toBe(output);
+    expect(existsSync(join(t.data, 'jobs')) ? readdirSync(join(t.data, 'jobs')) : []).toEqual([]);
+    expect(JSON.parse(r.stdout).chunksTotal).toBeGreaterThan(parts.length);
   });
 
   it('show of a ref whose job has not run yet says so, for any of its parts, and says when the job died', () => {
