@@ -12,6 +12,7 @@ import { readPhaseFile } from '../phase/phase-store.ts';
 import { replayPhases } from '../phase/replay.ts';
 import { archiveStats } from '../recall/recall.ts';
 import { loadConfig } from '../runtime/config.ts';
+import { thisProcess } from '../runtime/lock.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, cursorFile, type SessionEnv, touchSession } from '../session/session-files.ts';
@@ -240,6 +241,9 @@ export async function runJob(cli: CliEnv, file: string): Promise<number | undefi
     return undefined;
   }
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
+  // Named as its owner: a Stop that finds this process gone starts the job again at once, and
+  // leaves it alone while it runs, however long.
+  cli.store.writeJson(file, { ...job, waiting: undefined, owner: thisProcess() });
   // Each batch under the session's cursor lock, which every transcript pass (a subagent's too) holds:
   // two writers that both find a part missing would both write it, and the last rename would win
   // (the preview, at times). A part added after a transcript pass archived the preview as part 1

@@ -23,6 +23,11 @@ export interface Manifest {
   deleted: Record<string, number[]>;
   /** A catalog line whose file has not appeared: where, and since when (epoch ms). */
   stalled?: Record<string, { offset: number; since: number }>;
+  /**
+   * Chunks a session's first read indexed from its folder though their catalog lines lie after a
+   * stalled line (before byte `until`): the read that gets past the stall skips those lines.
+   */
+  ahead?: Record<string, { until: number; ids: string[] }>;
 }
 
 export const indexDir = (store: Store) => store.path('index');
@@ -47,6 +52,11 @@ export function readManifest(store: Store, log: Logger, say = true): Manifest | 
     if (!Object.values(m.catalogs).every((n) => typeof n === 'number')) throw new Error('bad catalog offsets');
     if (!Object.values(m.deleted).every((d) => Array.isArray(d) && d.every((n) => typeof n === 'number'))) throw new Error('bad hidden docs');
     if (m.stalled !== undefined && !isRecord(m.stalled)) throw new Error('bad stalled lines');
+    if (
+      m.ahead !== undefined &&
+      (!isRecord(m.ahead) || !Object.values(m.ahead).every((a) => isRecord(a) && typeof a.until === 'number' && Array.isArray(a.ids)))
+    )
+      throw new Error('bad chunks indexed ahead');
     if (m.tokenizer !== TOKENIZER_VERSION) {
       if (say) log.info(`search index made by tokenizer ${String(m.tokenizer)}, this version has ${TOKENIZER_VERSION}; rebuilding it`);
       return undefined;

@@ -170,6 +170,7 @@ function refreshLocked(store: Store, log: Logger, options: RefreshOptions): Refr
       for (const id of [...reset, ...gone]) {
         delete manifest.catalogs[id];
         delete manifest.stalled?.[id];
+        delete manifest.ahead?.[id];
       }
       saveManifest(store, manifest);
     }
@@ -242,14 +243,22 @@ function addNew(
     }
     if (from === 0) {
       // Read from the start (new, reset or rebuilt): chunk files the catalog does not list count too
-      // (a catalog lost or cut short). Not those listed past where the read ended: another process
-      // may be archiving this session, and the next refresh reads them from the catalog; indexed
-      // here too, they were indexed twice (the older copy hidden but still counted in the scores).
+      // (a catalog lost or cut short). Not `pending`: a full batch was written and cleared since.
       // A writer lists a new chunk before writing its file, so each file found has its line by now.
-      // Not `pending`: a full batch was written and cleared since.
+      // Lines appended since the read began (another process is archiving this session) are left
+      // to the next refresh. Lines the read stopped before (a stalled line: a file not written
+      // yet, or never) are indexed now when their file is there, and noted, so that the read that
+      // gets past the stall skips them; either way read twice, a chunk was indexed twice (the
+      // older copy hidden, but counted in every score).
       const files = listChunkIds(store, sessionId);
-      const later = catalogIds(store, sessionId, read.offset);
-      for (const id of files) if (!listed.has(id) && !later.has(id)) addChunk(store, log, sessionId, id, pending, options.known);
+      const appended = catalogIds(store, sessionId, size);
+      const behind = read.offset < size ? catalogIds(store, sessionId, read.offset, size) : undefined;
+      const ahead: string[] = [];
+      for (const id of files) {
+        if (listed.has(id) || appended.has(id)) continue;
+        if (addChunk(store, log, sessionId, id, pending, options.known) === 'ok' && behind?.has(id) === true) ahead.push(id);
+      }
+      if (ahead.length > 0) m.ahead = { ...m.ahead, [sessionId]: { until: size, ids: ahead } };
     }
     if (pending.size >= BATCH_DOCS) flush();
   }
@@ -318,6 +327,9 @@ function readCatalog(
   }
   let at = 0;
   let unreadable = 0;
+  // Chunks a first read indexed from the folder, ahead of a stalled line: not again.
+  const ahead = m.ahead?.[sessionId];
+  const aheadIds = ahead === undefined ? undefined : new Set(ahead.ids);
   try {
     for (;;) {
       const nl = bytes.indexOf(10, at);
@@ -325,7 +337,9 @@ function readCatalog(
       const id = catalogLineId(bytes, at, nl);
       if (id !== undefined) listed.add(id);
       else if (nl > at) unreadable += 1;
-      if (id !== undefined && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
+      if (ahead !== undefined && from + at >= ahead.until) delete m.ahead?.[sessionId];
+      const indexed = id !== undefined && ahead !== undefined && from + at < ahead.until && aheadIds?.has(id) === true;
+      if (id !== undefined && !indexed && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
         const stall = m.stalled?.[sessionId];
         const now = Date.now();
         const farBehind = bytes.length - at >= CATALOG_GRACE_BYTES; // a crash leftover, certainly
@@ -340,6 +354,7 @@ function readCatalog(
       at = nl + 1;
       if (pending.size >= BATCH_DOCS && batch(from + at)) return { offset: from + at, stopped: true };
     }
+    if (ahead !== undefined && from + at >= ahead.until) delete m.ahead?.[sessionId];
     return { offset: from + at, stopped: false };
   } finally {
     // Said once per read. A torn line (a writer killed mid-append) loses no other chunk: appends
@@ -348,17 +363,18 @@ function readCatalog(
   }
 }
 
-/** The chunk ids of a session's catalog lines from byte `from` to its end (complete lines only). */
-function catalogIds(store: Store, sessionId: string, from: number): Set<string> {
+/** The chunk ids of a session's catalog lines from byte `from` to `to` (default its end; complete lines only). */
+function catalogIds(store: Store, sessionId: string, from: number, to?: number): Set<string> {
   const ids = new Set<string>();
   const source = openRangeReader(catalogFile(store, sessionId));
-  if (source === undefined || source.size <= from) {
+  const end = Math.min(to ?? Number.POSITIVE_INFINITY, source?.size ?? 0);
+  if (source === undefined || end <= from) {
     source?.close();
     return ids;
   }
   let bytes: Buffer;
   try {
-    bytes = source.read(from, source.size - from);
+    bytes = source.read(from, end - from);
   } finally {
     source.close();
   }

@@ -10,7 +10,7 @@ import { kindOrdinal } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { listDir, pathExists, type Store, statSafe } from '../runtime/store.ts';
-import { pendingJobFor, STALE_JOB_MS } from '../session/tool-archive.ts';
+import { jobNeedsStart, pendingJobFor } from '../session/tool-archive.ts';
 import { hasFilters, isEmpty, parseQuery, searchText } from './query.ts';
 import { renderResults } from './render.ts';
 import { type RecallResult, refreshForSearch, search } from './search.ts';
@@ -99,13 +99,13 @@ export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CH
   const chunk = findChunk(env.store, ref);
   if (chunk === undefined) {
     // A stubbed large output is chunked by a detached process a moment after its stub names it. A
-    // job left untouched for a minute is taken for dead, and the next Stop starts it again.
-    const job = pendingJobFor(env.store, ref.trim(), chunkHash);
-    if (job === undefined) return `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
-    const age = env.now.getTime() - (statSafe(job)?.mtimeMs ?? env.now.getTime());
-    return age < STALE_JOB_MS
-      ? `No archived chunk \`${ref}\` yet: large outputs are still being archived. Try again in a few seconds.`
-      : `No archived chunk \`${ref}\` yet: archiving this large output was interrupted; it starts again when the current turn ends. Try again after that.`;
+    // job whose process is gone (or left untouched for a minute) starts again at a Stop of its session.
+    const pending = pendingJobFor(env.store, ref.trim(), chunkHash);
+    if (pending === undefined) return `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
+    const age = env.now.getTime() - (statSafe(pending.file)?.mtimeMs ?? env.now.getTime());
+    return pending.job.waiting !== true && jobNeedsStart(pending.job, age)
+      ? `No archived chunk \`${ref}\` yet: archiving this large output was interrupted. It starts again at the end of the next turn of its session, or now with \`ctxl run-job ${pending.file}\`.`
+      : `No archived chunk \`${ref}\` yet: large outputs are still being archived. Try again in a few seconds.`;
   }
   const head = `**${chunk.title}** (${chunk.type}${chunk.tool === undefined ? '' : ` ${chunk.tool}`}${chunk.sidechain === true ? ' in a subagent' : ''}, ${chunk.timestamp}, session ${chunk.session})${chunk.part === undefined ? '' : `, part ${chunk.part[0]} of ${chunk.part[1]}`}`;
   const body =

@@ -234,6 +234,16 @@ function hostName(): string {
   return host;
 }
 
+/** This process, as a job or lock names its owner. */
+export function thisProcess(): { host: string; pid: number } {
+  return { host: hostName(), pid: process.pid };
+}
+
+/** Whether a process this machine ran is gone (one of another machine may be alive: not gone). */
+export function processGone(owner: { host: string; pid: number }): boolean {
+  return owner.host === hostName() && !alive(owner.pid);
+}
+
 function alive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {

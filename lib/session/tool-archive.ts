@@ -15,6 +15,7 @@ import { chunkHash, sampleHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
 import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
 import { spawnDetached } from '../runtime/detached.ts';
+import { processGone, thisProcess } from '../runtime/lock.ts';
 import { listDir, pathExists, readTextFile, removePath, renamePath, statSafe } from '../runtime/store.ts';
 import type { SessionEnv } from './session-files.ts';
 
@@ -36,6 +37,8 @@ interface JobHead {
   attempts?: number;
   /** Queued by a transcript pass, not started yet: the next Stop starts it at once, `ctxl ingest` runs it. */
   waiting?: true;
+  /** The process working on it (a hook, or `ctxl run-job` once started): when it is gone, the job starts again at once. */
+  owner?: { host: string; pid: number };
 }
 /** A persisted output: the job reads it from the client's file. */
 export type FileJob = JobHead & { kind: 'tool-output'; file: string };
@@ -80,7 +83,8 @@ export async function archiveToolCall(
     // Its job is written first and removed once every part is: a hook killed or stopped by its
     // deadline part-way leaves the job, which a later Stop runs (the parts written are kept).
     const intent = jobFile(env.store, sessionId, head.toolUseId);
-    if (options.cliPath !== undefined) env.store.writeJson(intent, fileJob(env, sessionId, options.phase, head, out.persistedPath));
+    if (options.cliPath !== undefined)
+      env.store.writeJson(intent, { ...fileJob(env, sessionId, options.phase, head, out.persistedPath), owner: thisProcess() });
     const r = await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath });
     if (options.cliPath !== undefined) removePath(intent);
     return { chunks: r.written, deferred: false, parts: r.parts };
@@ -272,6 +276,18 @@ export function waitingJobs(store: SessionEnv['store'], sessionId: string): stri
 
 /** A job untouched this long is taken for dead (its process crashed or never started). */
 export const STALE_JOB_MS = 60_000;
+/** A job whose owner still runs is left to it this long (past that, its pid may be another's). */
+const OWNED_JOB_MS = 30 * 60_000;
+
+/**
+ * Whether a job should be started (again): queued and never started, or its process is gone, or
+ * (no owner known) it was left untouched for a minute.
+ */
+export function jobNeedsStart(job: ArchiveJob, ageMs: number): boolean {
+  if (job.waiting === true) return true;
+  if (job.owner !== undefined) return processGone(job.owner) || ageMs >= OWNED_JOB_MS;
+  return ageMs >= STALE_JOB_MS;
+}
 /** A queued job names a file; a bigger job file is a spooled text, never queued. */
 const QUEUED_JOB_MAX_BYTES = 64 * 1024;
 const MAX_ATTEMPTS = 3;
@@ -288,17 +304,18 @@ export async function retryStaleJobs(env: SessionEnv, sessionId: string, cliPath
     const file = join(dir, name);
     const st = statSafe(file);
     if (st === undefined) continue;
-    const fresh = env.now().getTime() - st.mtimeMs < STALE_JOB_MS;
-    if (fresh && st.size > QUEUED_JOB_MAX_BYTES) continue; // a running text job: only small file jobs are queued
+    const age = env.now().getTime() - st.mtimeMs;
+    // Only small file jobs are queued or owned: a big fresh one is a running text job.
+    if (age < STALE_JOB_MS && st.size > QUEUED_JOB_MAX_BYTES) continue;
     let job: ArchiveJob;
     try {
       job = JSON.parse(readTextFile(file) ?? '') as ArchiveJob;
     } catch {
       continue; // the job process may be removing it right now
     }
-    // A queued job starts at once; a started one only when it looks dead.
-    if (job.waiting !== true && fresh) continue;
+    if (!jobNeedsStart(job, age)) continue;
     delete job.waiting;
+    delete job.owner;
     const attempts = (job.attempts ?? 0) + 1;
     if (attempts > MAX_ATTEMPTS) {
       renamePath(file, `${file}.bad-${env.now().toISOString().replace(/[:.]/g, '-')}`);
@@ -313,13 +330,13 @@ export async function retryStaleJobs(env: SessionEnv, sessionId: string, cliPath
 }
 
 /** The job that holds a ref's output (any of its parts) while it waits to be archived, if any. */
-export function pendingJobFor(store: SessionEnv['store'], ref: string, hash: (s: string) => string): string | undefined {
+export function pendingJobFor(store: SessionEnv['store'], ref: string, hash: (s: string) => string): { file: string; job: ArchiveJob } | undefined {
   const dir = store.path('jobs');
   for (const name of listDir(dir)) {
     if (!name.endsWith('.json')) continue;
     try {
       const job = JSON.parse(readTextFile(join(dir, name)) ?? '') as ArchiveJob;
-      for (let k = 0; k < MAX_PARTS; k++) if (toolPartId(hash, job.sessionId, job.call.toolUseId, k) === ref) return join(dir, name);
+      for (let k = 0; k < MAX_PARTS; k++) if (toolPartId(hash, job.sessionId, job.call.toolUseId, k) === ref) return { file: join(dir, name), job };
     } catch {}
   }
   return undefined;

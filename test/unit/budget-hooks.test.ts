@@ -5,17 +5,19 @@
 // prints its steering text; SessionStart(compact) injects the brief within the Ledger zone.
 // Fills are set through the usage of the transcript's assistant lines (see helpers/budget.ts).
 
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolPartId } from '../../lib/archive/chunker.ts';
 import { chunkHash, sampleHash } from '../../lib/archive/hash.ts';
+import { thisProcess } from '../../lib/runtime/lock.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { archiveSpooled, archiveToolCall, INLINE_TEXT_CHARS, jobFile, type ReadJob } from '../../lib/session/tool-archive.ts';
 import { type BudgetSession, budgetSession, jsonOut, numberedLines, SYSTEM_TOKENS, textOfSize, tokensAt, WINDOW } from './helpers/budget.ts';
 import { captureLogger } from './helpers/logger.ts';
-import { readLog, runCli, runCliAsync, runHookAsync } from './helpers/proc.ts';
+import { readLog, runCli, runCliAsync, runHookAsync, runHookSync } from './helpers/proc.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 type Obj = Record<string, unknown>;
@@ -1113,12 +1115,8 @@ describe('archive jobs of stubbed outputs', () => {
     }
     if (partial === undefined) throw new Error('no deadline stopped the hook part-way');
     expect(existsSync(partial.job)).toBe(true); // never some parts without the job that completes them
+    // The job names the hook as its owner; the hook is gone, so the Stop right after starts it.
     t.say('Dumped.');
-    t.stop(); // a fresh job may still be running: left alone
-    expect(existsSync(partial.job)).toBe(true);
-    const then = new Date(Date.now() - 5 * 60_000);
-    utimesSync(partial.job, then, then);
-    t.say('Next.');
     t.stop();
     await t.jobsDone();
     const all = t.toolParts(partial.id);
@@ -1228,8 +1226,59 @@ describe('archive jobs of stubbed outputs', () => {
     const show = (index: number) => runCli(['show', toolPartId(chunkHash, t.sid, 'toolu_waiting_1', index)], t.env, t.project);
     for (const index of [0, 4]) expect(show(index).stdout).toContain('still being archived. Try again in a few seconds.');
     age(file, 5 * 60_000);
-    expect(show(4).stdout).toContain('archiving this large output was interrupted; it starts again when the current turn ends');
+    expect(show(4).stdout).toContain(
+      `archiving this large output was interrupted. It starts again at the end of the next turn of its session, or now with \`ctxl run-job ${file}\``,
+    );
     expect(runCli(['show', 'ffffffffffffffff'], t.env, t.project).stdout).toContain('Refs come from');
+  });
+
+  /** A pid that ran on this machine and is gone. */
+  const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid as number;
+
+  it('a job whose process is gone starts again at once; one whose process runs is left to it, however old', async () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    t.stop();
+    const text = numberedLines(300, 60, 'owned');
+    const running = writeJob(t, 'toolu_owned_live', text);
+    writeFileSync(running, JSON.stringify({ ...jobOf(t, 'toolu_owned_live', text), owner: thisProcess() })); // this test runner: alive
+    age(running, 5 * 60_000);
+    const dead = writeJob(t, 'toolu_owned_dead', text);
+    writeFileSync(dead, JSON.stringify({ ...jobOf(t, 'toolu_owned_dead', text), owner: { ...thisProcess(), pid: deadPid() } }));
+    t.say('Still reading.');
+    t.stop();
+    expect(await waitFor(() => !existsSync(dead))).toBe(true);
+    expect(t.toolParts('toolu_owned_dead').length).toBeGreaterThan(0);
+    expect(existsSync(running)).toBe(true);
+    expect(t.toolParts('toolu_owned_live')).toEqual([]);
+  });
+
+  it('SessionEnd starts the jobs no later Stop would: one whose process is gone', async () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    t.stop();
+    const text = numberedLines(300, 60, 'ended');
+    const file = writeJob(t, 'toolu_at_end', text);
+    writeFileSync(file, JSON.stringify({ ...jobOf(t, 'toolu_at_end', text), owner: { ...thisProcess(), pid: deadPid() } }));
+    const r = runHookSync(
+      'session-end',
+      JSON.stringify({ session_id: t.sid, transcript_path: t.transcript, cwd: t.project, hook_event_name: 'SessionEnd', reason: 'other' }),
+      t.env,
+      {
+        cwd: t.project,
+      },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(await waitFor(() => !existsSync(file))).toBe(true);
+    expect(
+      t
+        .toolParts('toolu_at_end')
+        .map((p) => p.text.slice(p.text.indexOf('\n\n') + 2))
+        .join('\n'),
+    ).toBe(text);
   });
 
   it('a job that failed three times is set aside, not retried forever', () => {

@@ -1223,7 +1223,7 @@ describe('a catalog line whose chunk file is missing', () => {
     expect(liveIds(store, log).sort()).toEqual(chunkIdsOnDisk(data));
   });
 
-  it("a session's first indexing leaves the files listed past where it stopped to the catalog: each chunk indexed once", async () => {
+  it("a session's first indexing takes the files listed past a line it stopped at, and the read past that line does not take them again", async () => {
     // Another process archives the session meanwhile: the catalog read stops at a file not yet
     // written, and a file listed after it is already there. Indexed by the folder listing and again
     // from the catalog, its older copy was hidden but still counted in every score.
@@ -1236,17 +1236,38 @@ describe('a catalog line whose chunk file is missing', () => {
     writeChunkFileOnly(store, after);
     const first = await refreshIndex(store, log);
     expect(refsOf(await find(store, log, planted(330)))).toEqual([done.id]);
+    expect(refsOf(await find(store, log, planted(332)))).toEqual([after.id]); // at once, not after the stall
 
     writeChunkFileOnly(store, inFlight);
     const second = await refreshIndex(store, log);
     // Three chunks, three docs indexed in all (a merge may drop a second copy later, not this count).
     expect(first.indexed + second.indexed).toBe(3);
     expect(Object.values(readManifest(data).deleted).flat()).toEqual([]);
+    expect(readManifest(data).ahead?.['sess-once']).toBeUndefined(); // the read got past it
     expect(liveIds(store, log).sort()).toEqual(chunkIdsOnDisk(data));
     // Scores equal those of an index built once from the same files.
     const expected = await find(store, log, 'shared words');
     await refreshIndex(store, log, { rebuild: true });
     expect(await find(store, log, 'shared words')).toEqual(expected);
+  });
+
+  it('a rebuild indexes at once the chunks listed after a line whose writer died (no file ever), and skips that line a minute later', async () => {
+    const { data, store, log } = await indexedSession();
+    const dead = chunk('dead-0', `never written ${planted(340)}`, { session: 'sess-dead' });
+    const after = chunk('dead-1', `after the dead line ${planted(341)}`, { session: 'sess-dead' });
+    appendCatalogOnly(store, 'sess-dead', [dead.id, after.id]);
+    writeChunkFileOnly(store, after);
+    expect(await refreshIndex(store, log, { rebuild: true })).toEqual({ indexed: 3, complete: true });
+    expect(refsOf(await find(store, log, planted(341)))).toEqual([after.id]);
+    // A minute later the dead line is skipped; the chunk after it is not indexed twice.
+    const m = readManifest(data);
+    const stalled = m.stalled?.['sess-dead'];
+    expect(stalled).toBeDefined();
+    writeFileSync(join(data, 'index', 'manifest.json'), JSON.stringify({ ...m, stalled: { 'sess-dead': { ...stalled, since: Date.now() - 120_000 } } }));
+    expect((await refreshIndex(store, log)).indexed).toBe(0);
+    expect(Object.values(readManifest(data).deleted).flat()).toEqual([]);
+    expect(readManifest(data).catalogs['sess-dead']).toBe(statSync(catalogFile(store, 'sess-dead')).size);
+    expect(liveIds(store, log).sort()).toEqual(chunkIdsOnDisk(data));
   });
 });
 
