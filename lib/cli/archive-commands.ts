@@ -15,7 +15,7 @@ import { loadConfig } from '../runtime/config.ts';
 import { thisProcess } from '../runtime/lock.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
-import { catchUpSession, cursorFile, type SessionEnv, touchSession } from '../session/session-files.ts';
+import { catchUpSession, cursorFile, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
 import { type ArchiveJob, archiveFile, archiveSpooled, type PartWriter, waitingJobs } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 import type { CliEnv } from './cli-runtime.ts';
@@ -106,7 +106,12 @@ export async function ingestFiles(cli: CliEnv, files: readonly string[], options
   // Under 2 MB of transcripts (a few hundred chunks), starting the writer thread costs more than
   // the writes it takes over: 274 chunks of a real session were ingested 10% faster without it.
   let bytes = 0;
-  for (const file of files) bytes += statSafe(file)?.size ?? 0;
+  for (const file of files) {
+    if (bytes >= WRITER_MIN_BYTES) break;
+    bytes += statSafe(file)?.size ?? 0;
+    // Its subagents' transcripts are archived with it.
+    for (const agent of subagentTranscripts(file, basename(file, '.jsonl'))) bytes += statSafe(agent.file)?.size ?? 0;
+  }
   const writer = deferredWriter((file, text) => writeFileAtomic(file, text), bytes < WRITER_MIN_BYTES ? Number.POSITIVE_INFINITY : START_AFTER);
   const segments: SegmentWorkerSlot = {};
   try {
