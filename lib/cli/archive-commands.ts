@@ -16,7 +16,7 @@ import { thisProcess } from '../runtime/lock.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, cursorFile, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
-import { type ArchiveJob, archiveFile, archiveSpooled, type PartWriter, waitingJobs } from '../session/tool-archive.ts';
+import { type ArchiveJob, archiveFile, archiveSpooled, claimJobs, ownedJob, type PartWriter } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 import type { CliEnv } from './cli-runtime.ts';
 
@@ -185,12 +185,13 @@ async function ingestEach(
     if (result === undefined) busy.push(file);
     else touched.add(sessionId);
     added += result?.archived.added ?? 0;
-    // Persisted tool outputs the pass found only as previews: archived whole from the client's files.
-    for (const job of waitingJobs(cli.store, sessionId)) {
+    // The session's archive jobs to run: persisted outputs the pass found only as previews (archived
+    // whole from the client's files), and any whose process died. A failed one counts an attempt.
+    for (const { file: job } of claimJobs(env, sessionId)) {
       try {
         added += (await runJob(cli, job)) ?? 0;
       } catch (error) {
-        cli.log.warn(`ingest: ${job} could not run now; a later Stop or ingest runs it`, error);
+        cli.log.warn(`ingest: ${job} could not run now; a later Stop or ingest runs it again`, error);
       }
     }
     await refreshIndex(cli.store, cli.log, { known: written, prebuilt: segments.worker?.encode });
@@ -248,7 +249,7 @@ export async function runJob(cli: CliEnv, file: string): Promise<number | undefi
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
   // Named as its owner: a Stop that finds this process gone starts the job again at once, and
   // leaves it alone while it runs, however long.
-  cli.store.writeJson(file, { ...job, waiting: undefined, owner: thisProcess() });
+  cli.store.writeJson(file, ownedJob(job, thisProcess()));
   // Each batch under the session's cursor lock, which every transcript pass (a subagent's too) holds:
   // two writers that both find a part missing would both write it, and the last rename would win
   // (the preview, at times). A part added after a transcript pass archived the preview as part 1

@@ -16,7 +16,7 @@ import { redactText } from '../archive/redact.ts';
 import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
 import { spawnDetached } from '../runtime/detached.ts';
 import { processGone, thisProcess } from '../runtime/lock.ts';
-import { listDir, pathExists, readTextFile, removePath, renamePath, statSafe } from '../runtime/store.ts';
+import { listDir, openRangeReader, pathExists, readTextFile, removePath, renamePath, statSafe } from '../runtime/store.ts';
 import type { SessionEnv } from './session-files.ts';
 
 /** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
@@ -81,10 +81,9 @@ export async function archiveToolCall(
       return { chunks: 0, deferred: true, parts: 0 };
     }
     // Its job is written first and removed once every part is: a hook killed or stopped by its
-    // deadline part-way leaves the job, which a later Stop runs (the parts written are kept).
+    // deadline part-way leaves the job, which the next Stop runs (the parts written are kept).
     const intent = jobFile(env.store, sessionId, head.toolUseId);
-    if (options.cliPath !== undefined)
-      env.store.writeJson(intent, { ...fileJob(env, sessionId, options.phase, head, out.persistedPath), owner: thisProcess() });
+    if (options.cliPath !== undefined) env.store.writeJson(intent, ownedJob(fileJob(env, sessionId, options.phase, head, out.persistedPath), thisProcess()));
     const r = await archiveFile(env, { ...headJob(env, sessionId, options.phase), call: head, file: out.persistedPath });
     if (options.cliPath !== undefined) removePath(intent);
     return { chunks: r.written, deferred: false, parts: r.parts };
@@ -259,21 +258,6 @@ export function queuePersistedOutput(env: SessionEnv, sessionId: string, call: T
   env.log.info(`queued the persisted ${call.name} output ${call.toolUseId} (${path}) for archiving`);
 }
 
-/** A session's jobs that a transcript pass queued and nothing started yet. */
-export function waitingJobs(store: SessionEnv['store'], sessionId: string): string[] {
-  const dir = store.path('jobs');
-  return listDir(dir)
-    .filter((name) => name.startsWith(`${sessionId}-`) && name.endsWith('.json'))
-    .map((name) => join(dir, name))
-    .filter((file) => {
-      try {
-        return (JSON.parse(readTextFile(file) ?? '') as ArchiveJob).waiting === true;
-      } catch {
-        return false;
-      }
-    });
-}
-
 /** A job untouched this long is taken for dead (its process crashed or never started). */
 export const STALE_JOB_MS = 60_000;
 /** A job whose owner still runs is left to it this long (past that, its pid may be another's). */
@@ -297,16 +281,34 @@ const MAX_ATTEMPTS = 3;
  * `<file>.bad-<time>`. Stop calls it: most turns find the folder empty.
  */
 export async function retryStaleJobs(env: SessionEnv, sessionId: string, cliPath: string): Promise<number> {
-  const dir = env.store.path('jobs');
   let started = 0;
+  for (const { file, job } of claimJobs(env, sessionId)) {
+    await spawnJob(env, file, job, cliPath);
+    started += 1;
+  }
+  return started;
+}
+
+/**
+ * The session's jobs to start now (queued, or their process gone, or untouched too long), each
+ * counted as one more attempt; one that failed three times is set aside instead. Stop and
+ * SessionEnd start them detached; `ctxl ingest` runs them.
+ */
+export function claimJobs(env: SessionEnv, sessionId: string): Array<{ file: string; job: ArchiveJob }> {
+  const dir = env.store.path('jobs');
+  const out: Array<{ file: string; job: ArchiveJob }> = [];
   for (const name of listDir(dir)) {
     if (!name.startsWith(`${sessionId}-`) || !name.endsWith('.json')) continue;
     const file = join(dir, name);
     const st = statSafe(file);
     if (st === undefined) continue;
     const age = env.now().getTime() - st.mtimeMs;
-    // Only small file jobs are queued or owned: a big fresh one is a running text job.
-    if (age < STALE_JOB_MS && st.size > QUEUED_JOB_MAX_BYTES) continue;
+    // A big job file is a spooled text: a fresh one is read only when its owner is gone (the owner
+    // leads the file, so its head says).
+    if (age < STALE_JOB_MS && st.size > QUEUED_JOB_MAX_BYTES) {
+      const owner = ownerInHead(file);
+      if (owner === undefined || !processGone(owner)) continue;
+    }
     let job: ArchiveJob;
     try {
       job = JSON.parse(readTextFile(file) ?? '') as ArchiveJob;
@@ -314,19 +316,43 @@ export async function retryStaleJobs(env: SessionEnv, sessionId: string, cliPath
       continue; // the job process may be removing it right now
     }
     if (!jobNeedsStart(job, age)) continue;
-    delete job.waiting;
-    delete job.owner;
+    const { waiting: _waiting, owner: _owner, ...rest } = job;
     const attempts = (job.attempts ?? 0) + 1;
     if (attempts > MAX_ATTEMPTS) {
       renamePath(file, `${file}.bad-${env.now().toISOString().replace(/[:.]/g, '-')}`);
       env.log.warn(`archive job ${file} failed ${MAX_ATTEMPTS} times; set aside`);
       continue;
     }
-    env.store.writeJson(file, { ...job, attempts });
-    await spawnJob(env, file, job, cliPath);
-    started += 1;
+    const claimed = { ...rest, attempts } as ArchiveJob;
+    env.store.writeJson(file, claimed);
+    out.push({ file, job: claimed });
   }
-  return started;
+  return out;
+}
+
+/** A job as its process `owner` works on it: the owner first, so a reader of a big job file finds it in the head. */
+export function ownedJob(job: ArchiveJob, owner: { host: string; pid: number }): ArchiveJob {
+  const { waiting: _waiting, owner: _owner, ...rest } = job;
+  return { owner, ...rest } as ArchiveJob;
+}
+
+/** The owner at the head of a job file, read without the rest (a spooled text job is large). */
+function ownerInHead(file: string): { host: string; pid: number } | undefined {
+  const source = openRangeReader(file);
+  if (source === undefined) return undefined;
+  let head: string;
+  try {
+    head = source.read(0, Math.min(source.size, 512)).toString('utf8');
+  } finally {
+    source.close();
+  }
+  const m = /^\{"owner":\{"host":("(?:[^"\\]|\\.)*"),"pid":(\d+)\}/.exec(head);
+  if (m === null) return undefined;
+  try {
+    return { host: JSON.parse(m[1] as string) as string, pid: Number(m[2]) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The job that holds a ref's output (any of its parts) while it waits to be archived, if any. */

@@ -1081,6 +1081,9 @@ describe('archive jobs of stubbed outputs', () => {
     writeFileSync(file, output);
     const response = bash(output.slice(0, 30_000), { persistedOutputPath: file, persistedOutputSize: output.length });
     const { id, out } = t.post('Bash', { command: 'dump-events --all' }, response, {}, extraEnv);
+    // The transcript's result line carries the tool's result, its persisted path included.
+    Object.assign(t.lines.at(-1) as Obj, { toolUseResult: response });
+    t.write();
     return { id, out, output, job: jobFile(openStore(t.data, captureLogger()), t.sid, id) };
   };
   // A file's parts are cut after a newline, which each part keeps.
@@ -1252,6 +1255,48 @@ describe('archive jobs of stubbed outputs', () => {
     expect(t.toolParts('toolu_owned_dead').length).toBeGreaterThan(0);
     expect(existsSync(running)).toBe(true);
     expect(t.toolParts('toolu_owned_live')).toEqual([]);
+  });
+
+  it('a big text job whose process died a moment ago is started by SessionEnd (its owner read from the head of the file)', async () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    t.stop();
+    const text = numberedLines(3_000, 60, 'spooled'); // ~190 KB: over what is read whole while fresh
+    const file = writeJob(t, 'toolu_big_dead', text);
+    writeFileSync(file, JSON.stringify({ owner: { ...thisProcess(), pid: deadPid() }, ...jobOf(t, 'toolu_big_dead', text) }));
+    const r = runHookSync(
+      'session-end',
+      JSON.stringify({ session_id: t.sid, transcript_path: t.transcript, cwd: t.project, hook_event_name: 'SessionEnd', reason: 'other' }),
+      t.env,
+      {
+        cwd: t.project,
+      },
+    );
+    expect(r.status).toBe(0);
+    expect(await waitFor(() => !existsSync(file))).toBe(true);
+    expect(t.toolParts('toolu_big_dead').length).toBeGreaterThan(1);
+  });
+
+  it('ctxl ingest runs a job whose earlier run died, not only the ones its pass queued', () => {
+    const t = session();
+    t.prompt('Dump everything.');
+    t.fill(30);
+    const { output, file: kept } = persistedInTranscript(t, 'toolu_ingest_retry', 120 * 1024);
+    t.say('Dumped.');
+    t.write();
+    // Claimed by an earlier ingest (or run-job) that died: no longer queued, its owner gone.
+    const job = jobFile(openStore(t.data, captureLogger()), t.sid, 'toolu_ingest_retry');
+    mkdirSync(join(t.data, 'jobs'), { recursive: true });
+    const call = { toolUseId: 'toolu_ingest_retry', name: 'Bash', input: { command: 'dump-all' }, isError: false };
+    const head = { version: 1, kind: 'tool-output', sessionId: t.sid, projectRoot: t.project, phase: 'unknown', call, file: kept, attempts: 1 };
+    writeFileSync(job, JSON.stringify({ owner: { ...thisProcess(), pid: deadPid() }, ...head }));
+    const r = runCli(['ingest', t.transcript, '--json', '--cwd', t.project], t.env, t.project);
+    expect(r.status).toBe(0);
+    expect(existsSync(job)).toBe(false);
+    const parts = t.toolParts('toolu_ingest_retry');
+    expect(parts.length).toBe(parts[0]?.part?.[1]);
+    expect(joined(parts)).toBe(output);
   });
 
   it('SessionEnd starts the jobs no later Stop would: one whose process is gone', async () => {
