@@ -1237,6 +1237,17 @@ describe('archive jobs of stubbed outputs', () => {
 
   /** A pid that ran on this machine and is gone. */
   const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid as number;
+  /** A job file whose owner, a process of this machine, is gone (its owner first, as the code writes it). */
+  const orphanJob = (file: string, job: object) => writeFileSync(file, JSON.stringify({ owner: { ...thisProcess(), pid: deadPid() }, ...job }));
+  const sessionEnd = (t: BudgetSession) =>
+    runHookSync(
+      'session-end',
+      JSON.stringify({ session_id: t.sid, transcript_path: t.transcript, cwd: t.project, hook_event_name: 'SessionEnd', reason: 'other' }),
+      t.env,
+      {
+        cwd: t.project,
+      },
+    );
 
   it('a job whose process is gone starts again at once; one whose process runs is left to it, however old', async () => {
     const t = session();
@@ -1248,7 +1259,7 @@ describe('archive jobs of stubbed outputs', () => {
     writeFileSync(running, JSON.stringify({ ...jobOf(t, 'toolu_owned_live', text), owner: thisProcess() })); // this test runner: alive
     age(running, 5 * 60_000);
     const dead = writeJob(t, 'toolu_owned_dead', text);
-    writeFileSync(dead, JSON.stringify({ ...jobOf(t, 'toolu_owned_dead', text), owner: { ...thisProcess(), pid: deadPid() } }));
+    orphanJob(dead, jobOf(t, 'toolu_owned_dead', text));
     t.say('Still reading.');
     t.stop();
     expect(await waitFor(() => !existsSync(dead))).toBe(true);
@@ -1264,15 +1275,8 @@ describe('archive jobs of stubbed outputs', () => {
     t.stop();
     const text = numberedLines(3_000, 60, 'spooled'); // ~190 KB: over what is read whole while fresh
     const file = writeJob(t, 'toolu_big_dead', text);
-    writeFileSync(file, JSON.stringify({ owner: { ...thisProcess(), pid: deadPid() }, ...jobOf(t, 'toolu_big_dead', text) }));
-    const r = runHookSync(
-      'session-end',
-      JSON.stringify({ session_id: t.sid, transcript_path: t.transcript, cwd: t.project, hook_event_name: 'SessionEnd', reason: 'other' }),
-      t.env,
-      {
-        cwd: t.project,
-      },
-    );
+    orphanJob(file, jobOf(t, 'toolu_big_dead', text));
+    const r = sessionEnd(t);
     expect(r.status).toBe(0);
     expect(await waitFor(() => !existsSync(file))).toBe(true);
     expect(t.toolParts('toolu_big_dead').length).toBeGreaterThan(1);
@@ -1290,7 +1294,7 @@ describe('archive jobs of stubbed outputs', () => {
     mkdirSync(join(t.data, 'jobs'), { recursive: true });
     const call = { toolUseId: 'toolu_ingest_retry', name: 'Bash', input: { command: 'dump-all' }, isError: false };
     const head = { version: 1, kind: 'tool-output', sessionId: t.sid, projectRoot: t.project, phase: 'unknown', call, file: kept, attempts: 1 };
-    writeFileSync(job, JSON.stringify({ owner: { ...thisProcess(), pid: deadPid() }, ...head }));
+    orphanJob(job, head);
     const r = runCli(['ingest', t.transcript, '--json', '--cwd', t.project], t.env, t.project);
     expect(r.status).toBe(0);
     expect(existsSync(job)).toBe(false);
@@ -1306,15 +1310,8 @@ describe('archive jobs of stubbed outputs', () => {
     t.stop();
     const text = numberedLines(300, 60, 'ended');
     const file = writeJob(t, 'toolu_at_end', text);
-    writeFileSync(file, JSON.stringify({ ...jobOf(t, 'toolu_at_end', text), owner: { ...thisProcess(), pid: deadPid() } }));
-    const r = runHookSync(
-      'session-end',
-      JSON.stringify({ session_id: t.sid, transcript_path: t.transcript, cwd: t.project, hook_event_name: 'SessionEnd', reason: 'other' }),
-      t.env,
-      {
-        cwd: t.project,
-      },
-    );
+    orphanJob(file, jobOf(t, 'toolu_at_end', text));
+    const r = sessionEnd(t);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(await waitFor(() => !existsSync(file))).toBe(true);
