@@ -963,8 +963,8 @@ describe('archive jobs of stubbed outputs', () => {
     const then = new Date(Date.now() - ms);
     utimesSync(file, then, then);
   };
-  /** A tool call whose transcript result is the 2 KB preview the client keeps; PostToolUse not run. */
-  const previewInTranscript = (t: BudgetSession, id: string) => {
+  /** A tool call and its result as the client writes them to the transcript (PostToolUse not run). */
+  const callInTranscript = (t: BudgetSession, id: string, name: string, input: Obj, content: string, toolUseResult?: unknown) => {
     const useUuid = randomUUID();
     const resultUuid = randomUUID();
     const base = {
@@ -976,26 +976,29 @@ describe('archive jobs of stubbed outputs', () => {
       gitBranch: 'main',
       timestamp: new Date().toISOString(),
     };
-    const input = { file_path: join(t.project, 'big.ts') };
     t.lines.push(
       {
         ...base,
         parentUuid: null,
         uuid: useUuid,
         type: 'assistant',
-        message: { id: `msg_${id}`, role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'tool_use', id, name: 'Read', input }] },
+        message: { id: `msg_${id}`, role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'tool_use', id, name, input }] },
       },
       {
         ...base,
         parentUuid: useUuid,
         uuid: resultUuid,
         type: 'user',
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `preview ${'x'.repeat(2_000)}` }] },
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] },
+        ...(toolUseResult === undefined ? {} : { toolUseResult }),
       },
     );
     t.write();
     return { id, useUuid, resultUuid };
   };
+  /** A Read whose transcript result is the 2 KB preview the client keeps; PostToolUse not run. */
+  const previewInTranscript = (t: BudgetSession, id: string) =>
+    callInTranscript(t, id, 'Read', { file_path: join(t.project, 'big.ts') }, `preview ${'x'.repeat(2_000)}`);
   const writeJob = (t: BudgetSession, id: string, text: string) => {
     const jobs = join(t.data, 'jobs');
     mkdirSync(jobs, { recursive: true });
@@ -1133,40 +1136,15 @@ describe('archive jobs of stubbed outputs', () => {
     const file = join(t.project, 'tool-results', `${id}.txt`);
     mkdirSync(join(t.project, 'tool-results'), { recursive: true });
     writeFileSync(file, output);
-    const base = {
-      isSidechain: false,
-      userType: 'external',
-      cwd: t.project,
-      sessionId: t.sid,
-      version: '2.1.332',
-      gitBranch: 'main',
-      timestamp: new Date().toISOString(),
-    };
-    const useUuid = randomUUID();
     const preview = `<persisted-output>\nOutput too large (${Math.round(bytes / 1024)}KB). Full output saved to: ${file}\n\nPreview (first 2KB):\n${output.slice(0, 2_000)}\n...\n</persisted-output>`;
-    t.lines.push(
-      {
-        ...base,
-        parentUuid: null,
-        uuid: useUuid,
-        type: 'assistant',
-        message: {
-          id: `msg_${id}`,
-          role: 'assistant',
-          model: 'claude-sonnet-4-5-20250929',
-          content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'dump-all' } }],
-        },
-      },
-      {
-        ...base,
-        parentUuid: useUuid,
-        uuid: randomUUID(),
-        type: 'user',
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: preview }] },
-        toolUseResult: bash(output.slice(0, 30_000), { persistedOutputPath: file, persistedOutputSize: output.length }),
-      },
+    callInTranscript(
+      t,
+      id,
+      'Bash',
+      { command: 'dump-all' },
+      preview,
+      bash(output.slice(0, 30_000), { persistedOutputPath: file, persistedOutputSize: output.length }),
     );
-    t.write();
     return { output, file };
   };
 
