@@ -8,7 +8,7 @@ import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionEndInput } from '../lib/runtime/schemas.ts';
 import { pathExists } from '../lib/runtime/store.ts';
 import { touchSession } from '../lib/session/session-files.ts';
-import { retryStaleJobs } from '../lib/session/tool-archive.ts';
+import { startJobs } from '../lib/session/tool-archive.ts';
 
 runHook({
   event: 'SessionEnd',
@@ -18,7 +18,7 @@ runHook({
     const transcript = input.transcript_path;
     if (transcript !== undefined && pathExists(transcript) && ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, transcript);
     // No Stop comes after this one: archive jobs queued or left by a process that died start now.
-    await retryStaleJobs(ctx, input.session_id, join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs'));
+    await startJobs(ctx, input.session_id, join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs'));
     await writeLedgers(ctx, input.session_id, { current: true, final: true });
     return undefined;
   },

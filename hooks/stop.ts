@@ -8,7 +8,7 @@ import { catchUpWithPhase, writeLedgers } from '../lib/phase/ledgers.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { recallCommandFor } from '../lib/runtime/paths.ts';
 import { stopInput } from '../lib/runtime/schemas.ts';
-import { retryStaleJobs } from '../lib/session/tool-archive.ts';
+import { startJobs } from '../lib/session/tool-archive.ts';
 
 runHook({
   event: 'Stop',
@@ -18,7 +18,7 @@ runHook({
     const result = await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
     if (result !== undefined) ctx.log.debug(`read ${result.newLines} new lines (${result.newBytes} bytes); archived ${result.archived.added} new chunks`);
     // A stubbed output whose archive job died is started again (the stub's ref must come to hold it).
-    await retryStaleJobs(ctx, input.session_id, join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs'));
+    await startJobs(ctx, input.session_id, join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs'));
     const ledgers = await writeLedgers(ctx, input.session_id, { current: false });
     if (ledgers.length > 0) ctx.log.info(`wrote ${ledgers.map((l) => l.file).join(', ')}`);
     const measured = await stopBudget(ctx, {

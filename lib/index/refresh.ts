@@ -337,7 +337,6 @@ function readCatalog(
       const id = catalogLineId(bytes, at, nl);
       if (id !== undefined) listed.add(id);
       else if (nl > at) unreadable += 1;
-      if (ahead !== undefined && from + at >= ahead.until) delete m.ahead?.[sessionId];
       const indexed = id !== undefined && ahead !== undefined && from + at < ahead.until && aheadIds?.has(id) === true;
       if (id !== undefined && !indexed && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
         const stall = m.stalled?.[sessionId];

@@ -99,7 +99,8 @@ export function showMarkdown(ref: string, env: RecallEnv, maxChars = SHOW_MAX_CH
   const chunk = findChunk(env.store, ref);
   if (chunk === undefined) {
     // A stubbed large output is chunked by a detached process a moment after its stub names it. A
-    // job whose process is gone (or left untouched for a minute) starts again at a Stop of its session.
+    // job whose process is gone (or left untouched for a minute) starts again at the next Stop or
+    // SessionEnd of its session.
     const pending = pendingJobFor(env.store, ref.trim(), chunkHash);
     if (pending === undefined) return `No archived chunk \`${ref}\`. Refs come from \`/recall <words>\` results.`;
     const age = env.now.getTime() - (statSafe(pending.file)?.mtimeMs ?? env.now.getTime());

@@ -234,7 +234,7 @@ function hostName(): string {
   return host;
 }
 
-/** This process, as a job or lock names its owner. */
+/** This process, as an archive job names its owner. */
 export function thisProcess(): { host: string; pid: number } {
   return { host: hostName(), pid: process.pid };
 }

@@ -259,7 +259,7 @@ export function queuePersistedOutput(env: SessionEnv, sessionId: string, call: T
 }
 
 /** A job untouched this long is taken for dead (its process crashed or never started). */
-export const STALE_JOB_MS = 60_000;
+const STALE_JOB_MS = 60_000;
 /** A job whose owner still runs is left to it this long (past that, its pid may be another's). */
 const OWNED_JOB_MS = 30 * 60_000;
 
@@ -277,10 +277,10 @@ const QUEUED_JOB_MAX_BYTES = 64 * 1024;
 const MAX_ATTEMPTS = 3;
 
 /**
- * Start again the jobs of a session whose process died; after three starts a job is set aside as
- * `<file>.bad-<time>`. Stop calls it: most turns find the folder empty.
+ * Start, detached, the session's jobs that need it (see claimJobs). Stop and SessionEnd call it:
+ * most turns find the folder empty.
  */
-export async function retryStaleJobs(env: SessionEnv, sessionId: string, cliPath: string): Promise<number> {
+export async function startJobs(env: SessionEnv, sessionId: string, cliPath: string): Promise<number> {
   let started = 0;
   for (const { file, job } of claimJobs(env, sessionId)) {
     await spawnJob(env, file, job, cliPath);
@@ -316,14 +316,13 @@ export function claimJobs(env: SessionEnv, sessionId: string): Array<{ file: str
       continue; // the job process may be removing it right now
     }
     if (!jobNeedsStart(job, age)) continue;
-    const { waiting: _waiting, owner: _owner, ...rest } = job;
     const attempts = (job.attempts ?? 0) + 1;
     if (attempts > MAX_ATTEMPTS) {
       renamePath(file, `${file}.bad-${env.now().toISOString().replace(/[:.]/g, '-')}`);
       env.log.warn(`archive job ${file} failed ${MAX_ATTEMPTS} times; set aside`);
       continue;
     }
-    const claimed = { ...rest, attempts } as ArchiveJob;
+    const claimed = { ...withoutRunState(job), attempts } as ArchiveJob;
     env.store.writeJson(file, claimed);
     out.push({ file, job: claimed });
   }
@@ -332,8 +331,13 @@ export function claimJobs(env: SessionEnv, sessionId: string): Array<{ file: str
 
 /** A job as its process `owner` works on it: the owner first, so a reader of a big job file finds it in the head. */
 export function ownedJob(job: ArchiveJob, owner: { host: string; pid: number }): ArchiveJob {
+  return { owner, ...withoutRunState(job) } as ArchiveJob;
+}
+
+/** A job without its queued mark and its owner. */
+function withoutRunState(job: ArchiveJob): Omit<ArchiveJob, 'waiting' | 'owner'> {
   const { waiting: _waiting, owner: _owner, ...rest } = job;
-  return { owner, ...rest } as ArchiveJob;
+  return rest;
 }
 
 /** The owner at the head of a job file, read without the rest (a spooled text job is large). */
