@@ -15,7 +15,7 @@ import type { Chunk } from './chunk-file.ts';
 /** Files handed to the worker in one message. */
 const BATCH = 32;
 /** Below this many files per process, the worker is not started: direct writes are cheaper. */
-export const START_AFTER = 64;
+const START_AFTER = 64;
 /** Files queued before the main thread waits for the worker (bounds the memory held). */
 const MAX_QUEUED = 4096;
 
@@ -46,6 +46,11 @@ parentPort.on('message', (batch) => {
 `;
 
 export interface DeferredWriter extends ChunkWriter {
+  /**
+   * Whether the files that follow may go to the worker (default yes). A small transcript's pass
+   * writes its own: it drains before it saves its cursor, so the hand-over would only add a wait.
+   */
+  threaded(on: boolean): void;
   /** Wait for every queued file; returns the failures ("file: reason") since the last drain. */
   drain(): string[];
   /** Drain, then stop the worker. */
@@ -53,10 +58,10 @@ export interface DeferredWriter extends ChunkWriter {
 }
 
 /**
- * `direct` writes a file on the calling thread (used until the worker pays off, and as fallback);
- * the worker starts once more than `startAfter` files were written.
+ * `direct` writes a file on the calling thread (used until the worker pays off, when threaded(false)
+ * and as fallback); the worker starts once more than START_AFTER files were written.
  */
-export function deferredWriter(direct: (file: string, text: string) => void, startAfter = START_AFTER): DeferredWriter {
+export function deferredWriter(direct: (file: string, text: string) => void): DeferredWriter {
   const pending = new Map<string, Chunk>();
   // Names in each chunk folder, listed once per pass: with the worker creating files in that folder,
   // a stat per chunk waits on the folder's lock (it cost more than the writes saved). Each pass
@@ -84,6 +89,7 @@ export function deferredWriter(direct: (file: string, text: string) => void, sta
   let retired = 0; // files of `order` already done and dropped from `pending`
   let directFailures: string[] = [];
   let written = 0;
+  let useWorker = true;
 
   const start = (): boolean => {
     try {
@@ -137,6 +143,9 @@ export function deferredWriter(direct: (file: string, text: string) => void, sta
 
   return {
     pending,
+    threaded(on) {
+      useWorker = on;
+    },
     forget() {
       listed.clear();
     },
@@ -146,7 +155,7 @@ export function deferredWriter(direct: (file: string, text: string) => void, sta
     write(file, text, chunk) {
       names(dirname(file)).add(basename(file));
       written += 1;
-      if (worker === undefined && (written <= startAfter || !start())) {
+      if (!useWorker || (worker === undefined && (written <= START_AFTER || !start()))) {
         try {
           direct(file, text);
         } catch (error) {

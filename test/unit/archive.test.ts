@@ -161,7 +161,7 @@ describe('the chunk writer thread of ctxl ingest', () => {
     const writer = deferredWriter((file, text) => {
       direct.push(file);
       writeFileSync(file, text);
-    }, 4);
+    });
     const texts = Array.from({ length: 300 }, (_, i) => `chunk ${i} ${'é'.repeat(i % 7)}\n`.repeat(1 + (i % 50)));
     texts.forEach((text, i) => {
       const file = join(dir, `${i.toString(16).padStart(16, '0')}.md`);
@@ -171,7 +171,7 @@ describe('the chunk writer thread of ctxl ingest', () => {
     });
     writer.write(join(dir, 'missing', 'x.md'), 'no folder', chunkOf('x'));
     const failures = writer.close();
-    expect(direct).toHaveLength(4); // the first four on this thread, the rest on the worker
+    expect(direct).toHaveLength(64); // the first 64 on this thread, the rest on the worker
     expect(failures).toHaveLength(1);
     expect(failures[0]).toContain('x.md');
     expect(writer.pending.size).toBe(0);
@@ -179,16 +179,25 @@ describe('the chunk writer thread of ctxl ingest', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('never starts for a small ingest: every file written on the calling thread', () => {
+  it('writes on the calling thread while not threaded (a small transcript), also once the worker runs', () => {
     const dir = tempDir();
     let direct = 0;
     const writer = deferredWriter((file, text) => {
       direct += 1;
       writeFileSync(file, text);
-    }, Number.POSITIVE_INFINITY);
-    for (let i = 0; i < 100; i++) writer.write(join(dir, `${i}.md`), `text ${i}`, chunkOf(String(i)));
+    });
+    writer.threaded(false);
+    for (let i = 0; i < 100; i++) writer.write(join(dir, `a${i}.md`), `text ${i}`, chunkOf(`a${i}`));
+    expect(direct).toBe(100); // never started for these
+    writer.threaded(true);
+    for (let i = 0; i < 100; i++) writer.write(join(dir, `b${i}.md`), `text ${i}`, chunkOf(`b${i}`));
+    expect(writer.drain()).toEqual([]);
+    expect(direct).toBe(100); // past 64 files in all, the worker took these
+    writer.threaded(false);
+    writer.write(join(dir, 'c.md'), 'text c', chunkOf('c'));
+    expect(direct).toBe(101);
     expect(writer.close()).toEqual([]);
-    expect(direct).toBe(100);
+    for (const name of ['a99.md', 'b0.md', 'b99.md', 'c.md']) expect(existsSync(join(dir, name))).toBe(true);
   });
 });
 
