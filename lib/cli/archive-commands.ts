@@ -81,6 +81,9 @@ function noteIdentity(line: string, found: { sessionId?: string; cwd?: string })
 /** A transcript (with its subagents') under this many bytes is written without the writer thread. */
 const WRITER_MIN_BYTES = 2 * 1024 * 1024;
 
+/** Chunks written before `ctxl ingest` brings the index up to date (a segment's worth). */
+const INDEX_BATCH_CHUNKS = 4_000;
+
 /** Chunks of one transcript that start the segment worker (fewer are indexed faster than it starts). */
 const SEGMENT_WORKER_CHUNKS = 512;
 
@@ -129,6 +132,17 @@ async function ingestEach(
   segments: SegmentWorkerSlot,
 ): Promise<number> {
   let added = 0;
+  // The chunks written since the index was last brought up to date, handed to it (not read back).
+  // It is brought up to date after a transcript the segment worker counted (the worker holds its
+  // chunks), once a batch of chunks waits, and at the end: a refresh per small session (a segment,
+  // the manifest and merges each time) cost more than archiving it.
+  const known = new Map<string, Chunk>();
+  const refresh = async () => {
+    await refreshIndex(cli.store, cli.log, { known, prebuilt: segments.worker?.encode });
+    // What the refresh did not ask for (it stopped early) will be read back from disk next time.
+    segments.worker?.reset();
+    known.clear();
+  };
   for (const [i, file] of files.entries()) {
     if (cli.isTTY) cli.err(`\r[${i + 1}/${files.length}] ${basename(file).slice(0, 60).padEnd(60)}`);
     if (statSafe(file)?.isFile() !== true) {
@@ -142,14 +156,16 @@ async function ingestEach(
     let bytes = statSafe(file)?.size ?? 0;
     for (const agent of subagentTranscripts(file, basename(file, '.jsonl'))) bytes += statSafe(agent.file)?.size ?? 0;
     writer.threaded(bytes >= WRITER_MIN_BYTES);
+    // A large transcript's chunks are counted by the segment worker: its segments alone.
+    if (bytes >= WRITER_MIN_BYTES && known.size > 0) await refresh();
     const identity = transcriptIdentity(file);
     const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
     const cwd = options.cwd ?? identity.cwd ?? process.cwd();
     const project = findProjectRoot(cwd);
-    // The chunks written go straight to the index after each transcript (not read back from disk).
     const written = new Map<string, Chunk>();
     const sink = (_session: string, chunk: Chunk) => {
       written.set(chunk.id, chunk);
+      known.set(chunk.id, chunk);
       if (segments.worker !== undefined) segments.worker.add(chunk);
       else if (segments.started !== true && written.size >= SEGMENT_WORKER_CHUNKS) {
         // Enough chunks that counting their terms on a worker pays for starting it: from here on,
@@ -191,10 +207,10 @@ async function ingestEach(
         cli.log.warn(`ingest: ${job} could not run now; a later Stop or ingest runs it again`, error);
       }
     }
-    await refreshIndex(cli.store, cli.log, { known: written, prebuilt: segments.worker?.encode });
-    // What the refresh did not ask for (it stopped early) will be read back from disk next time.
-    segments.worker?.reset();
+    if (segments.worker !== undefined || known.size >= INDEX_BATCH_CHUNKS) await refresh();
   }
+  // Also what the archive jobs wrote, and what other processes did meanwhile.
+  await refresh();
   return added;
 }
 
