@@ -1,10 +1,11 @@
-import { copyFileSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEMP_LEFTOVER_MS } from '../../lib/archive/archive-store.ts';
+import { catalogFile, TEMP_LEFTOVER_MS } from '../../lib/archive/archive-store.ts';
 import { ingestFiles, reindexCommand } from '../../lib/cli/archive-commands.ts';
 import type { CliEnv } from '../../lib/cli/cli-runtime.ts';
+import { readManifest } from '../../lib/index/manifest.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
@@ -40,6 +41,22 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(busy).toEqual([]);
     expect(summary.chunksAdded).toBeGreaterThan(0);
     expect(summary.chunksTotal).toBe(summary.chunksAdded);
+  });
+
+  it('several transcripts: the index is brought up to date once, at the end, with every chunk of every session', async () => {
+    const t = setup();
+    const files = [
+      t.transcript,
+      fixturePath('d-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'),
+      fixturePath('d-kimuson__claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl'),
+    ];
+    const { summary } = await ingestFiles(t.cli, files, { cwd: t.project });
+    expect(summary.sessions).toBe(3);
+    const m = readManifest(t.cli.store, t.log);
+    // One segment file written in all (`next` numbers the next one): no segment per transcript, no merges.
+    expect(m?.segments).toEqual([{ name: expect.any(String), docs: summary.chunksTotal }]);
+    expect(m?.next).toBe(2);
+    for (const id of readdirSync(join(t.data, 'sessions'))) expect(m?.catalogs[id]).toBe(statSync(catalogFile(t.cli.store, id)).size);
   });
 
   // Regression: a session whose cursor lock stayed held (a live hook) was reported as ingested,
