@@ -2,7 +2,7 @@
 // exactly the code the hooks use.
 import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { listChunkIds, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
+import { catalogFile, listChunkIds, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
@@ -137,77 +137,96 @@ async function ingestEach(
   // chunks), once a batch of chunks waits, and at the end: a refresh per small session (a segment,
   // the manifest and merges each time) cost more than archiving it.
   const known = new Map<string, Chunk>();
+  // Each session's catalog size when its pass ended. One that grew since (an archive job, or another
+  // process, rewrote a chunk and listed it again) is read back from disk: a text held here may be
+  // older (a persisted output's preview where the job wrote the full text).
+  const passEnds = new Map<string, number>();
   const refresh = async () => {
+    let changed = false;
+    for (const [id, size] of passEnds) {
+      if ((statSafe(catalogFile(cli.store, id))?.size ?? 0) === size) continue;
+      changed = true;
+      for (const [chunkId, chunk] of known) if (chunk.session === id) known.delete(chunkId);
+    }
+    if (changed) segments.worker?.reset(); // it counted the same texts
     await refreshIndex(cli.store, cli.log, { known, prebuilt: segments.worker?.encode });
     // What the refresh did not ask for (it stopped early) will be read back from disk next time.
     segments.worker?.reset();
     known.clear();
+    passEnds.clear();
   };
-  for (const [i, file] of files.entries()) {
-    if (cli.isTTY) cli.err(`\r[${i + 1}/${files.length}] ${basename(file).slice(0, 60).padEnd(60)}`);
-    if (statSafe(file)?.isFile() !== true) {
-      if (files.length === 1) throw new UsageError(`cannot read ${file}`);
-      cli.log.warn(`ingest: cannot read ${file}; skipped`);
-      continue;
-    }
-    // Under 2 MB (a few hundred chunks), the writer thread costs more than the writes it takes over:
-    // the pass waits for them before it saves its cursor (274 chunks of a real session: 10% faster
-    // without it; 150 sessions of 16 chunks each: 15%). Its subagents' transcripts count too.
-    let bytes = statSafe(file)?.size ?? 0;
-    for (const agent of subagentTranscripts(file, basename(file, '.jsonl'))) bytes += statSafe(agent.file)?.size ?? 0;
-    writer.threaded(bytes >= WRITER_MIN_BYTES);
-    // A large transcript's chunks are counted by the segment worker: its segments alone.
-    if (bytes >= WRITER_MIN_BYTES && known.size > 0) await refresh();
-    const identity = transcriptIdentity(file);
-    const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
-    const cwd = options.cwd ?? identity.cwd ?? process.cwd();
-    const project = findProjectRoot(cwd);
-    const written = new Map<string, Chunk>();
-    const sink = (_session: string, chunk: Chunk) => {
-      written.set(chunk.id, chunk);
-      known.set(chunk.id, chunk);
-      if (segments.worker !== undefined) segments.worker.add(chunk);
-      else if (segments.started !== true && written.size >= SEGMENT_WORKER_CHUNKS) {
-        // Enough chunks that counting their terms on a worker pays for starting it: from here on,
-        // the worker counts while this thread goes on chunking.
-        segments.started = true;
-        segments.worker = startSegmentWorker(undefined, (why) => cli.log.info(`ingest: the index worker stopped (${why}); the main thread indexes the rest`));
-        for (const c of written.values()) segments.worker?.add(c);
+  try {
+    for (const [i, file] of files.entries()) {
+      if (cli.isTTY) cli.err(`\r[${i + 1}/${files.length}] ${basename(file).slice(0, 60).padEnd(60)}`);
+      if (statSafe(file)?.isFile() !== true) {
+        if (files.length === 1) throw new UsageError(`cannot read ${file}`);
+        cli.log.warn(`ingest: cannot read ${file}; skipped`);
+        continue;
       }
-    };
-    // The cursor lock is waited for half the time left, as in a hook.
-    const lockWait = options.lockWaitMs ?? INGEST_LOCK_WAIT_MS;
-    const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer, timeLeft: () => 2 * lockWait };
-    await touchSession(env, { sessionId, cwd, transcriptPath: file });
-    if (options.ledgers === true) {
-      // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.
-      const config = loadConfig({
-        env: cli.env,
-        userText: readTextFile(join(cli.store.root, 'config.json')),
-        projectText: readTextFile(join(project.root, '.claude', 'context-lifecycle.json')),
-      }).config;
-      const ledgers = await replayPhases({ ...env, config }, sessionId, file);
-      if (ledgers.length > 0) cli.log.info(`ingest: ${ledgers.length} ledgers for ${sessionId}`);
-    }
-    // A session with phases (tracked by the hooks, or just replayed) gets its chunks tagged and its
-    // facts read as the hooks would (they may not see these lines again).
-    const tracked = readPhaseFile(cli.store, sessionId, cli.log, cli.now) !== undefined;
-    const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
-    // Undefined: the session's cursor stayed locked for the whole wait (a live hook or ingest holds
-    // it), so nothing of this transcript was archived. Said, not counted as done.
-    if (result === undefined) busy.push(file);
-    else touched.add(sessionId);
-    added += result?.archived.added ?? 0;
-    // The session's archive jobs to run: persisted outputs the pass found only as previews (archived
-    // whole from the client's files), and any whose process died. A failed one counts an attempt.
-    for (const { file: job } of claimJobs(env, sessionId)) {
-      try {
-        added += (await runJob(cli, job)) ?? 0;
-      } catch (error) {
-        cli.log.warn(`ingest: ${job} could not run now; a later Stop or ingest runs it again`, error);
+      // Under 2 MB (a few hundred chunks), the writer thread costs more than the writes it takes over:
+      // the pass waits for them before it saves its cursor (274 chunks of a real session: 10% faster
+      // without it; 150 sessions of 16 chunks each: 15%). Its subagents' transcripts count too.
+      let bytes = statSafe(file)?.size ?? 0;
+      for (const agent of subagentTranscripts(file, basename(file, '.jsonl'))) bytes += statSafe(agent.file)?.size ?? 0;
+      writer.threaded(bytes >= WRITER_MIN_BYTES);
+      // A large transcript's chunks are counted by the segment worker: its segments alone.
+      if (bytes >= WRITER_MIN_BYTES && known.size > 0) await refresh();
+      const identity = transcriptIdentity(file);
+      const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
+      const cwd = options.cwd ?? identity.cwd ?? process.cwd();
+      const project = findProjectRoot(cwd);
+      const written = new Map<string, Chunk>();
+      const sink = (_session: string, chunk: Chunk) => {
+        written.set(chunk.id, chunk);
+        known.set(chunk.id, chunk);
+        if (segments.worker !== undefined) segments.worker.add(chunk);
+        else if (segments.started !== true && written.size >= SEGMENT_WORKER_CHUNKS) {
+          // Enough chunks that counting their terms on a worker pays for starting it: from here on,
+          // the worker counts while this thread goes on chunking.
+          segments.started = true;
+          segments.worker = startSegmentWorker(undefined, (why) => cli.log.info(`ingest: the index worker stopped (${why}); the main thread indexes the rest`));
+          for (const c of written.values()) segments.worker?.add(c);
+        }
+      };
+      // The cursor lock is waited for half the time left, as in a hook.
+      const lockWait = options.lockWaitMs ?? INGEST_LOCK_WAIT_MS;
+      const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer, timeLeft: () => 2 * lockWait };
+      await touchSession(env, { sessionId, cwd, transcriptPath: file });
+      if (options.ledgers === true) {
+        // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.
+        const config = loadConfig({
+          env: cli.env,
+          userText: readTextFile(join(cli.store.root, 'config.json')),
+          projectText: readTextFile(join(project.root, '.claude', 'context-lifecycle.json')),
+        }).config;
+        const ledgers = await replayPhases({ ...env, config }, sessionId, file);
+        if (ledgers.length > 0) cli.log.info(`ingest: ${ledgers.length} ledgers for ${sessionId}`);
       }
+      // A session with phases (tracked by the hooks, or just replayed) gets its chunks tagged and its
+      // facts read as the hooks would (they may not see these lines again).
+      const tracked = readPhaseFile(cli.store, sessionId, cli.log, cli.now) !== undefined;
+      const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
+      // Undefined: the session's cursor stayed locked for the whole wait (a live hook or ingest holds
+      // it), so nothing of this transcript was archived. Said, not counted as done.
+      if (result === undefined) busy.push(file);
+      else touched.add(sessionId);
+      added += result?.archived.added ?? 0;
+      passEnds.set(sessionId, statSafe(catalogFile(cli.store, sessionId))?.size ?? 0);
+      // The session's archive jobs to run: persisted outputs the pass found only as previews (archived
+      // whole from the client's files), and any whose process died. A failed one counts an attempt.
+      for (const { file: job } of claimJobs(env, sessionId)) {
+        try {
+          added += (await runJob(cli, job)) ?? 0;
+        } catch (error) {
+          cli.log.warn(`ingest: ${job} could not run now; a later Stop or ingest runs it again`, error);
+        }
+      }
+      if (segments.worker !== undefined || known.size >= INDEX_BATCH_CHUNKS) await refresh();
     }
-    if (segments.worker !== undefined || known.size >= INDEX_BATCH_CHUNKS) await refresh();
+  } catch (error) {
+    // The transcripts done so far are indexed all the same (else the next search pays for it).
+    await refresh().catch((e: unknown) => cli.log.warn('ingest: could not bring the index up to date', e));
+    throw error;
   }
   // Also what the archive jobs wrote, and what other processes did meanwhile.
   await refresh();

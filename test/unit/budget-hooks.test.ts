@@ -1131,8 +1131,11 @@ describe('archive jobs of stubbed outputs', () => {
   });
 
   /** A Bash call whose output the client persisted, in the transcript only (its PostToolUse never ran). */
-  const persistedInTranscript = (t: BudgetSession, id: string, bytes: number) => {
-    const output = textOfSize(bytes, 'kept');
+  const persistedInTranscript = (t: BudgetSession, id: string, bytes: number, planted = '') => {
+    // A word planted ~4,200 characters in: in the first part of the output, past the preview.
+    const lines = textOfSize(bytes, 'kept').split('\n');
+    if (planted !== '') lines[70] = `${lines[70]} ${planted}`;
+    const output = lines.join('\n');
     const file = join(t.project, 'tool-results', `${id}.txt`);
     mkdirSync(join(t.project, 'tool-results'), { recursive: true });
     writeFileSync(file, output);
@@ -1186,7 +1189,7 @@ describe('archive jobs of stubbed outputs', () => {
     const t = session();
     t.prompt('Dump everything.');
     t.fill(30);
-    const { output } = persistedInTranscript(t, 'toolu_persisted_2', 150 * 1024);
+    const { output } = persistedInTranscript(t, 'toolu_persisted_2', 150 * 1024, 'zanzibarpelican');
     t.say('Dumped.');
     t.write();
     const r = runCli(['ingest', t.transcript, '--json'], t.env, t.project);
@@ -1196,6 +1199,9 @@ describe('archive jobs of stubbed outputs', () => {
     expect(joined(parts)).toBe(output);
     expect(existsSync(join(t.data, 'jobs')) ? readdirSync(join(t.data, 'jobs')) : []).toEqual([]);
     expect(JSON.parse(r.stdout).chunksTotal).toBeGreaterThan(parts.length);
+    // The index holds part 1 as the job rewrote it (the full text), not the preview the pass wrote.
+    const found = runCli(['recall', '--json', '--', 'zanzibarpelican'], t.env, t.project);
+    expect((JSON.parse(found.stdout) as { results: Array<{ ref: string }> }).results.map((x) => x.ref)).toEqual([parts[0]?.id]);
   });
 
   it('show of a ref whose job has not run yet says so, for any of its parts, and says when the job died', () => {
