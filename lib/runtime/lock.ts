@@ -248,8 +248,25 @@ function alive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !zombie(pid);
+}
+
+/**
+ * A process that exited but was not reaped still answers kill(pid, 0). Where init reaps slowly (a
+ * container whose first process is not an init), a killed hook or job stays such a zombie for
+ * seconds or for good, and would hold its lock or job. Linux says so in /proc (elsewhere: false).
+ */
+function zombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return false;
+  }
+  // pid (comm) state …: the command name may hold spaces and parentheses, the state follows the last ')'.
+  const state = stat.charAt(stat.lastIndexOf(')') + 2);
+  return state === 'Z' || state === 'X';
 }

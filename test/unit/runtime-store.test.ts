@@ -1,13 +1,13 @@
 // lib/runtime/store.ts: atomic writes leave no temp files, appends from many processes stay whole
 // lines, the cross-process lock serialises the transcript cursor (checked with the compiled hooks as
 // real processes), stale locks are recovered, and the project root follows git and worktrees.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { OWNERLESS_MS, STALE_MS } from '../../lib/runtime/lock.ts';
+import { OWNERLESS_MS, processGone, STALE_MS, thisProcess } from '../../lib/runtime/lock.ts';
 import { findProjectRoot, openStore, writeFileAtomic } from '../../lib/runtime/store.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
 import { captureLogger } from './helpers/logger.ts';
@@ -212,6 +212,27 @@ describe('withLock in one process', () => {
     mkdirSync(`${file}.lock`, { recursive: true });
     writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid: dead, host: hostname(), at: Date.now() }));
     expect(await store.withLock(file, () => 'ran', { waitMs: 50 })).toBe('ran');
+  });
+
+  // Where init does not reap (a container whose first process is no init), a killed process stays a
+  // zombie, and kill(pid, 0) still finds it.
+  it.runIf(existsSync('/proc/self/stat'))('takes over at once a lock whose owner exited but was not reaped (a zombie)', async () => {
+    const store = openStore(tempDir(), captureLogger());
+    const file = store.path('sessions', 'z', 'cursor.json');
+    // `sleep 0.05` is the child of a process that never waits for it: once it exits, a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
+    try {
+      const until = Date.now() + 3_000;
+      while (Date.now() < until && !readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z')) await new Promise((r) => setTimeout(r, 20));
+      expect(processGone({ host: thisProcess().host, pid })).toBe(true);
+      mkdirSync(`${file}.lock`, { recursive: true });
+      writeFileSync(join(`${file}.lock`, 'owner'), JSON.stringify({ pid, host: hostname(), at: Date.now() }));
+      expect(await store.withLock(file, () => 'ran', { waitMs: 50 })).toBe('ran');
+      expect(processGone({ host: thisProcess().host, pid: parent.pid as number })).toBe(false); // alive
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('waits for a live owner and gives up after waitMs', async () => {
