@@ -165,9 +165,8 @@ async function ingestEach(
       }
       // Under 2 MB (a few hundred chunks), the writer thread costs more than the writes it takes over:
       // the pass waits for them before it saves its cursor (274 chunks of a real session: 10% faster
-      // without it; 150 sessions of 16 chunks each: 15%). Its subagents' transcripts count too.
-      let bytes = statSafe(file)?.size ?? 0;
-      for (const agent of subagentTranscripts(file, basename(file, '.jsonl'))) bytes += statSafe(agent.file)?.size ?? 0;
+      // without it; 150 sessions of 16 chunks each: 15%).
+      const bytes = transcriptBytes(file);
       writer.threaded(bytes >= WRITER_MIN_BYTES);
       // A large transcript's chunks are counted by the segment worker: its segments alone.
       if (bytes >= WRITER_MIN_BYTES && known.size > 0) await refresh();
@@ -231,6 +230,13 @@ async function ingestEach(
   // Also what the archive jobs wrote, and what other processes did meanwhile.
   await refresh();
   return added;
+}
+
+/** The bytes a pass over this transcript reads: its own and its subagents' transcripts. */
+export function transcriptBytes(file: string): number {
+  let bytes = statSafe(file)?.size ?? 0;
+  for (const agent of subagentTranscripts(file, basename(file, '.jsonl'))) bytes += statSafe(agent.file)?.size ?? 0;
+  return bytes;
 }
 
 /** Every transcript under <config>/projects/, subagent transcripts left to their parent sessions. */

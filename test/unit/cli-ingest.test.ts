@@ -1,9 +1,9 @@
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogFile, TEMP_LEFTOVER_MS } from '../../lib/archive/archive-store.ts';
-import { ingestFiles, reindexCommand } from '../../lib/cli/archive-commands.ts';
+import { ingestFiles, reindexCommand, transcriptBytes } from '../../lib/cli/archive-commands.ts';
 import type { CliEnv } from '../../lib/cli/cli-runtime.ts';
 import { readManifest } from '../../lib/index/manifest.ts';
 import { openStore } from '../../lib/runtime/store.ts';
@@ -76,6 +76,22 @@ describe('ctxl ingest (ingestFiles)', () => {
     const again = await ingestFiles(t.cli, [t.transcript], { cwd: t.project, lockWaitMs: 150 });
     expect(again.busy).toEqual([]);
     expect(again.summary.chunksAdded).toBeGreaterThan(0);
+  });
+});
+
+describe('transcriptBytes (whether ingest hands chunk files to its writer thread: 2 MB and over)', () => {
+  it("counts a transcript's own bytes and its subagents' transcripts", () => {
+    const dir = tempDir();
+    const main = join(dir, 'abc.jsonl');
+    writeFileSync(main, '');
+    truncateSync(main, 1024 * 1024);
+    expect(transcriptBytes(main)).toBe(1024 * 1024);
+    mkdirSync(join(dir, 'abc', 'subagents'), { recursive: true });
+    const agent = join(dir, 'abc', 'subagents', 'agent-1.jsonl');
+    writeFileSync(agent, '');
+    truncateSync(agent, 1536 * 1024);
+    expect(transcriptBytes(main)).toBe(2560 * 1024);
+    expect(transcriptBytes(join(dir, 'missing.jsonl'))).toBe(0);
   });
 });
 
