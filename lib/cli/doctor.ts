@@ -159,6 +159,18 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
         'run `ctxl reindex` (it removes them)',
       );
     if (leftovers.staleLocks > 0) notes.push(`${leftovers.staleLocks} lock(s) older than ${STALE_MS / 1000} s: the next run takes them over`);
+    // Archive jobs: waiting or running ones are only said; one set aside after three failed starts
+    // means an output that is not whole in L2.
+    const jobs = listDir(join(data, 'jobs'));
+    const failed = jobs.filter((name) => /\.json\.bad-/.test(name));
+    const pending = jobs.filter((name) => name.endsWith('.json')).length;
+    if (pending > 0) notes.push(`${pending} archive job(s) waiting or running (a large tool output being archived)`);
+    if (failed.length > 0)
+      add(
+        'jobs-failed',
+        `${failed.length} archive job(s) failed three times and were set aside, so their outputs are not whole in L2 (${join(data, 'jobs', failed[0] as string)}${failed.length > 1 ? ', …' : ''})`,
+        'see the log for why; then `ctxl run-job <file>` runs one again, or delete it',
+      );
   }
 
   // Configuration files.

@@ -1322,6 +1322,9 @@ describe('archive jobs of stubbed outputs', () => {
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(jobs).some((n) => n.startsWith(`${t.sid}-toolu_bad_job_1.json.bad-`))).toBe(true);
     expect(readLog(t.data).some((l) => l.msg.includes('failed 3 times; set aside'))).toBe(true);
+    // ctxl doctor says so.
+    const report = JSON.parse(runCli(['doctor', '--json'], t.env, t.project).stdout) as { problems: Array<{ code: string; message: string }> };
+    expect(report.problems.find((p) => p.code === 'jobs-failed')?.message).toMatch(/^1 archive job\(s\) failed three times/);
   });
 });
 
