@@ -141,6 +141,7 @@ async function ingestEach(
   // process, rewrote a chunk and listed it again) is read back from disk: a text held here may be
   // older (a persisted output's preview where the job wrote the full text).
   const passEnds = new Map<string, number>();
+  const run: IngestRun = { cli, options, writer, segments, touched, busy, known, passEnds };
   const refresh = async () => {
     let changed = false;
     for (const [id, size] of passEnds) {
@@ -165,61 +166,13 @@ async function ingestEach(
       }
       // Under 2 MB (a few hundred chunks), the writer thread costs more than the writes it takes over:
       // the pass waits for them before it saves its cursor (274 chunks of a real session: 10% faster
-      // without it; 150 sessions of 16 chunks each: 15%).
+      // without it; 150 sessions of 16 chunks each: 11%).
       const bytes = transcriptBytes(file);
       writer.threaded(bytes >= WRITER_MIN_BYTES);
-      // A large transcript's chunks are counted by the segment worker: its segments alone.
+      // Chunks waiting are indexed first: the segment worker a large transcript starts lays out
+      // batches of the chunks it counted, and declines a batch mixed with others.
       if (bytes >= WRITER_MIN_BYTES && known.size > 0) await refresh();
-      const identity = transcriptIdentity(file);
-      const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
-      const cwd = options.cwd ?? identity.cwd ?? process.cwd();
-      const project = findProjectRoot(cwd);
-      const written = new Map<string, Chunk>();
-      const sink = (_session: string, chunk: Chunk) => {
-        written.set(chunk.id, chunk);
-        known.set(chunk.id, chunk);
-        if (segments.worker !== undefined) segments.worker.add(chunk);
-        else if (segments.started !== true && written.size >= SEGMENT_WORKER_CHUNKS) {
-          // Enough chunks that counting their terms on a worker pays for starting it: from here on,
-          // the worker counts while this thread goes on chunking.
-          segments.started = true;
-          segments.worker = startSegmentWorker(undefined, (why) => cli.log.info(`ingest: the index worker stopped (${why}); the main thread indexes the rest`));
-          for (const c of written.values()) segments.worker?.add(c);
-        }
-      };
-      // The cursor lock is waited for half the time left, as in a hook.
-      const lockWait = options.lockWaitMs ?? INGEST_LOCK_WAIT_MS;
-      const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer, timeLeft: () => 2 * lockWait };
-      await touchSession(env, { sessionId, cwd, transcriptPath: file });
-      if (options.ledgers === true) {
-        // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.
-        const config = loadConfig({
-          env: cli.env,
-          userText: readTextFile(join(cli.store.root, 'config.json')),
-          projectText: readTextFile(join(project.root, '.claude', 'context-lifecycle.json')),
-        }).config;
-        const ledgers = await replayPhases({ ...env, config }, sessionId, file);
-        if (ledgers.length > 0) cli.log.info(`ingest: ${ledgers.length} ledgers for ${sessionId}`);
-      }
-      // A session with phases (tracked by the hooks, or just replayed) gets its chunks tagged and its
-      // facts read as the hooks would (they may not see these lines again).
-      const tracked = readPhaseFile(cli.store, sessionId, cli.log, cli.now) !== undefined;
-      const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
-      // Undefined: the session's cursor stayed locked for the whole wait (a live hook or ingest holds
-      // it), so nothing of this transcript was archived. Said, not counted as done.
-      if (result === undefined) busy.push(file);
-      else touched.add(sessionId);
-      added += result?.archived.added ?? 0;
-      passEnds.set(sessionId, statSafe(catalogFile(cli.store, sessionId))?.size ?? 0);
-      // The session's archive jobs to run: persisted outputs the pass found only as previews (archived
-      // whole from the client's files), and any whose process died. A failed one counts an attempt.
-      for (const { file: job } of claimJobs(env, sessionId)) {
-        try {
-          added += (await runJob(cli, job)) ?? 0;
-        } catch (error) {
-          cli.log.warn(`ingest: ${job} could not run now; a later Stop or ingest runs it again`, error);
-        }
-      }
+      added += await ingestTranscript(run, file);
       if (segments.worker !== undefined || known.size >= INDEX_BATCH_CHUNKS) await refresh();
     }
   } catch (error) {
@@ -229,6 +182,76 @@ async function ingestEach(
   }
   // Also what the archive jobs wrote, and what other processes did meanwhile.
   await refresh();
+  return added;
+}
+
+/** What one `ctxl ingest` run shares between its transcripts. */
+interface IngestRun {
+  cli: CliEnv;
+  options: IngestOptions;
+  writer: DeferredWriter;
+  segments: SegmentWorkerSlot;
+  touched: Set<string>;
+  busy: string[];
+  /** Chunks written since the index was last brought up to date. */
+  known: Map<string, Chunk>;
+  /** Each session's catalog size when its pass ended. */
+  passEnds: Map<string, number>;
+}
+
+/** Archive one transcript (its subagents' too) and run its session's archive jobs; returns the chunks added. */
+async function ingestTranscript(run: IngestRun, file: string): Promise<number> {
+  const { cli, options, writer, segments, touched, busy, known, passEnds } = run;
+  const identity = transcriptIdentity(file);
+  const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
+  const cwd = options.cwd ?? identity.cwd ?? process.cwd();
+  const project = findProjectRoot(cwd);
+  const written = new Map<string, Chunk>();
+  const sink = (_session: string, chunk: Chunk) => {
+    written.set(chunk.id, chunk);
+    known.set(chunk.id, chunk);
+    if (segments.worker !== undefined) segments.worker.add(chunk);
+    else if (segments.started !== true && written.size >= SEGMENT_WORKER_CHUNKS) {
+      // Enough chunks that counting their terms on a worker pays for starting it: from here on,
+      // the worker counts while this thread goes on chunking.
+      segments.started = true;
+      segments.worker = startSegmentWorker(undefined, (why) => cli.log.info(`ingest: the index worker stopped (${why}); the main thread indexes the rest`));
+      for (const c of written.values()) segments.worker?.add(c);
+    }
+  };
+  // The cursor lock is waited for half the time left, as in a hook.
+  const lockWait = options.lockWaitMs ?? INGEST_LOCK_WAIT_MS;
+  const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer, timeLeft: () => 2 * lockWait };
+  await touchSession(env, { sessionId, cwd, transcriptPath: file });
+  if (options.ledgers === true) {
+    // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.
+    const config = loadConfig({
+      env: cli.env,
+      userText: readTextFile(join(cli.store.root, 'config.json')),
+      projectText: readTextFile(join(project.root, '.claude', 'context-lifecycle.json')),
+    }).config;
+    const ledgers = await replayPhases({ ...env, config }, sessionId, file);
+    if (ledgers.length > 0) cli.log.info(`ingest: ${ledgers.length} ledgers for ${sessionId}`);
+  }
+  // A session with phases (tracked by the hooks, or just replayed) gets its chunks tagged and its
+  // facts read as the hooks would (they may not see these lines again).
+  const tracked = readPhaseFile(cli.store, sessionId, cli.log, cli.now) !== undefined;
+  const result = tracked ? await catchUpWithPhase(env, sessionId, file) : await catchUpSession(env, sessionId, file);
+  // Undefined: the session's cursor stayed locked for the whole wait (a live hook or ingest holds
+  // it), so nothing of this transcript was archived. Said, not counted as done.
+  if (result === undefined) busy.push(file);
+  else touched.add(sessionId);
+  let added = result?.archived.added ?? 0;
+  passEnds.set(sessionId, statSafe(catalogFile(cli.store, sessionId))?.size ?? 0);
+  // The session's archive jobs to run: persisted outputs the pass found only as previews (archived
+  // whole from the client's files), and any whose process died. A failed one counts an attempt.
+  for (const { file: job } of claimJobs(env, sessionId)) {
+    try {
+      added += (await runJob(cli, job)) ?? 0;
+    } catch (error) {
+      cli.log.warn(`ingest: ${job} could not run now; a later Stop or ingest runs it again`, error);
+    }
+  }
   return added;
 }
 

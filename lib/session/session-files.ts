@@ -228,9 +228,9 @@ export async function advanceSessionCursor(
               // noted with its call (redacted) before the chunker lets go of the call.
               if (entry.kind !== 'tool-result') continue;
               const path = persistedPathOf(entry.structured);
+              if (path === undefined) continue;
               const use = chunker.pending[entry.toolUseId];
-              if (path !== undefined)
-                persisted.push({ toolUseId: entry.toolUseId, name: use?.name ?? 'tool', input: use?.input, isError: entry.isError, file: path });
+              persisted.push({ toolUseId: entry.toolUseId, name: use?.name ?? 'tool', input: use?.input, isError: entry.isError, file: path });
             }
             for (const chunk of chunksFromEntries(line.entries, chunker, context)) {
               options?.onChunk?.(chunk);
