@@ -1,6 +1,8 @@
 // SessionStart (startup, resume, clear, compact): register the session and inject a status line,
-// then where the work stands: phase and timeline, pending items, constraints, recent decisions.
-
+// then where the work stands: phase and timeline, pending items, constraints, recent decisions; and
+// start the archive jobs any session left waiting (job-sweep.ts).
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sessionWindow } from '../lib/context/claude-settings.ts';
 import { compactBrief } from '../lib/context/compact-brief.ts';
 import { MAX_INJECT_CHARS, sessionBrief } from '../lib/context/session-brief.ts';
@@ -14,6 +16,7 @@ import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { recallCommandFor } from '../lib/runtime/paths.ts';
 import { sessionStartInput } from '../lib/runtime/schemas.ts';
 import { pathExists } from '../lib/runtime/store.ts';
+import { sweepJobs } from '../lib/session/job-sweep.ts';
 import { eventsFile, readCursor, touchSession } from '../lib/session/session-files.ts';
 import { CHARS_PER_TOKEN, contextTokens } from '../lib/transcript/context-size.ts';
 
@@ -31,6 +34,8 @@ runHook({
       model: input.model,
       started: true,
     });
+    // Almost always an empty folder; otherwise the jobs start in a process of their own.
+    await sweepJobs(ctx, join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs'));
     const recallCommand = recallCommandFor(ctx.env);
     const brief = (reserved = 0, window?: number) =>
       input.source === 'compact'

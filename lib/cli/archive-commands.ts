@@ -291,6 +291,30 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
 const JOB_LOCK_WAIT_MS = 60_000;
 
 /**
+ * `ctxl run-jobs`: every session's archive jobs that need a start (see claimJobs), run here one
+ * after the other. SessionStart starts it detached when the jobs folder holds any: a job whose
+ * process died after its session's last Stop would otherwise wait for that session to come back.
+ */
+export async function runJobs(cli: CliEnv): Promise<{ ran: number; added: number; failed: number }> {
+  const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: process.cwd() } };
+  const r = { ran: 0, added: 0, failed: 0 };
+  for (const { file } of claimJobs(env)) {
+    try {
+      const added = await runJob(cli, file);
+      if (added === undefined) r.failed += 1;
+      else {
+        r.ran += 1;
+        r.added += added;
+      }
+    } catch (error) {
+      r.failed += 1;
+      cli.log.warn(`run-jobs: ${file} could not run now; a later start runs it again`, error);
+    }
+  }
+  return r;
+}
+
+/**
  * `ctxl run-job <file>`: the detached half of a hook's slow work, and the persisted outputs an ingest
  * queued. The job file is removed when done. Returns the chunks added, or undefined when the file
  * is no job to run.

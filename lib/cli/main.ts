@@ -3,7 +3,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir, type Env } from '../runtime/paths.ts';
-import { allTranscripts, ingestFiles, reindexCommand, runJob } from './archive-commands.ts';
+import { allTranscripts, ingestFiles, reindexCommand, runJob, runJobs } from './archive-commands.ts';
 import { flagBool, flagString, parseArgs, UsageError } from './args.ts';
 import { cliEnv, err, noPositional, out, runCli } from './cli-runtime.ts';
 import { doctor } from './doctor.ts';
@@ -119,6 +119,14 @@ async function main(argv: string[]): Promise<number> {
       const p = parseArgs(rest, { booleans: [], values: [] });
       if (p.positional.length !== 1) throw new UsageError('run-job takes one job file');
       return (await runJob(cliEnv(env, now), resolve(p.positional[0] as string))) === undefined ? 1 : 0;
+    }
+    case 'run-jobs': {
+      // Internal: started detached by SessionStart when archive jobs wait (any session's).
+      const p = parseArgs(rest, { booleans: ['json'], values: [] });
+      noPositional(p, 'run-jobs');
+      const r = await runJobs(cliEnv(env, now));
+      if (flagBool(p, 'json')) out(JSON.stringify(r));
+      return r.failed === 0 ? 0 : 1;
     }
     default:
       if (PLANNED.has(command)) throw new UsageError(`'${command}' is not available in this version yet`);

@@ -292,13 +292,14 @@ export async function startJobs(env: SessionEnv, sessionId: string, cliPath: str
 /**
  * The session's jobs to start now (queued, or their process gone, or untouched too long), each
  * counted as one more attempt; one that failed three times is set aside instead. Stop and
- * SessionEnd start them detached; `ctxl ingest` runs them.
+ * SessionEnd start them detached; `ctxl ingest` runs them. Without a session: every session's
+ * (`ctxl run-jobs`, which SessionStart starts for jobs their own session may never come back to).
  */
-export function claimJobs(env: SessionEnv, sessionId: string): Array<{ file: string; job: ArchiveJob }> {
+export function claimJobs(env: SessionEnv, sessionId?: string): Array<{ file: string; job: ArchiveJob }> {
   const dir = env.store.path('jobs');
   const out: Array<{ file: string; job: ArchiveJob }> = [];
   for (const name of listDir(dir)) {
-    if (!name.startsWith(`${sessionId}-`) || !name.endsWith('.json')) continue;
+    if ((sessionId !== undefined && !name.startsWith(`${sessionId}-`)) || !name.endsWith('.json')) continue;
     const file = join(dir, name);
     const st = statSafe(file);
     if (st === undefined) continue;

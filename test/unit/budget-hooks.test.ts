@@ -1307,6 +1307,54 @@ describe('archive jobs of stubbed outputs', () => {
     ).toBe(text);
   });
 
+  it('SessionStart of another session starts the jobs a session left when it never came back; a running one is left alone', async () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    t.stop();
+    const text = numberedLines(300, 60, 'abandoned');
+    const dead = writeJob(t, 'toolu_abandoned', text);
+    orphanJob(dead, jobOf(t, 'toolu_abandoned', text));
+    const running = writeJob(t, 'toolu_still_running', numberedLines(300, 60, 'running'));
+    writeFileSync(running, JSON.stringify({ owner: thisProcess(), ...jobOf(t, 'toolu_still_running', numberedLines(300, 60, 'running')) }));
+    const other = '7f3c2a10-5b6d-4e8f-9a01-b2c3d4e5f601';
+    const r = runHookSync(
+      'session-start',
+      JSON.stringify({ session_id: other, transcript_path: join(t.project, 'none.jsonl'), cwd: t.project, hook_event_name: 'SessionStart', source: 'startup' }),
+      t.env,
+      { cwd: t.project },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(await waitFor(() => !existsSync(dead))).toBe(true);
+    expect(
+      t
+        .toolParts('toolu_abandoned')
+        .map((p) => p.text.slice(p.text.indexOf('\n\n') + 2))
+        .join('\n'),
+    ).toBe(text);
+    // Its owner (this test process) is alive: not this sweep's to run.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(existsSync(running)).toBe(true);
+    expect(t.toolParts('toolu_still_running')).toEqual([]);
+  });
+
+  it('SessionStart starts nothing when no job waits', () => {
+    const t = session();
+    t.prompt('Hello.');
+    t.stop();
+    mkdirSync(join(t.data, 'jobs'), { recursive: true });
+    writeFileSync(join(t.data, 'jobs', 'x-toolu_1.json.bad-2026-01-01T00-00-00-000Z'), '{}');
+    const r = runHookSync(
+      'session-start',
+      JSON.stringify({ session_id: t.sid, transcript_path: t.transcript, cwd: t.project, hook_event_name: 'SessionStart', source: 'resume' }),
+      { ...t.env, CTXL_LOG_LEVEL: 'debug' },
+      { cwd: t.project },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const log = join(t.data, 'logs', 'ctxl.log');
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toContain('run-jobs');
+  });
+
   it('a job that failed three times is set aside, not retried forever', () => {
     const t = session();
     t.prompt('Read the big module.');
