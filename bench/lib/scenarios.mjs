@@ -19,6 +19,7 @@ export const SID = {
   postToolUseFailure: '0b7a9c1e-4444-4d2e-9a51-5e55a0000004',
   postToolUseStub: '0b7a9c1e-3434-4d2e-9a51-5e55a0000034',
   postToolUseBig: '0b7a9c1e-3535-4d2e-9a51-5e55a0000035',
+  postToolUseStubBash: '0b7a9c1e-3636-4d2e-9a51-5e55a0000036',
   preCompact: '0b7a9c1e-5555-4d2e-9a51-5e55a0000005',
   stop: '0b7a9c1e-6666-4d2e-9a51-5e55a0000006',
   sessionEnd: '0b7a9c1e-7777-4d2e-9a51-5e55a0000007',
@@ -362,6 +363,32 @@ export function hookScenarios(ws) {
         jobsDone(x);
         rmSync(join(x.sessionDir, 'archived'), { recursive: true, force: true });
       },
+      check: (_x, r) => (r.stdout.includes('"updatedToolOutput"') ? undefined : `no stub: ${r.stdout.slice(0, 80)}`),
+    }),
+  );
+
+  // The stub a session meets most: a test run's 40 KB of output at ~70% of the Working zone, archived
+  // inside the hook (no job: it is under the spool size) and answered with a stub.
+  const bashStubSid = SID.postToolUseStubBash;
+  writeFileSync(
+    join(ws.transcripts, `${bashStubSid}.jsonl`),
+    `${JSON.stringify({ ...usageLine, sessionId: bashStubSid, message: { ...usageLine.message, content: [{ type: 'tool_use', id: 'toolu_01A9bench0000000000000sb', name: 'Bash', input: toolBase.tool_input }] } })}\n`,
+  );
+  const testRun = bashStdout(17, 40 * KB);
+  list.push(
+    scenario(ws, {
+      id: 'post-tool-use-stub-bash',
+      label: 'PostToolUse (stub, 40 KB Bash)',
+      hook: 'post-tool-use',
+      sid: bashStubSid,
+      desc: `Bash of ${(Buffer.byteLength(testRun) / KB).toFixed(0)} KB at ~70% of the Working zone: archived and stubbed in the hook`,
+      input: base(ws, bashStubSid, 'PostToolUse', {
+        ...toolBase,
+        tool_use_id: 'toolu_01A9bench0000000000000sb',
+        tool_response: { stdout: testRun, stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+        duration_ms: 5120,
+      }),
+      reset: (x) => rmSync(join(x.sessionDir, 'archived'), { recursive: true, force: true }),
       check: (_x, r) => (r.stdout.includes('"updatedToolOutput"') ? undefined : `no stub: ${r.stdout.slice(0, 80)}`),
     }),
   );

@@ -219,7 +219,7 @@ function stageRuntime(sourceRoot: string, target: string): void {
     // Deepest first: dist/programs/<name>-<hash>.js is in place before the dist/<name>.mjs that runs it.
     const staged = new Set(listFiles(staging));
     const depth = (rel: string) => rel.split(/[\\/]/).length;
-    for (const rel of [...staged].sort((a, b) => depth(b) - depth(a) || a.localeCompare(b))) {
+    for (const rel of [...staged].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : a > b ? 1 : 0))) {
       ensureDir(dirname(join(target, rel)), 0o755);
       renamePath(join(staging, rel), join(target, rel));
     }

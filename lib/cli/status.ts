@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { budgetJson, zoneBar, zoneLines } from '../context/budget.ts';
 import { savedBudget } from '../context/budget-store.ts';
 import { sessionWindow } from '../context/claude-settings.ts';
+import { thousands } from '../context/thousands.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createFileLogger } from '../runtime/log.ts';
@@ -85,7 +86,7 @@ export function renderStatus(r: StatusReport): string {
   if (r.sessionId === undefined) return `context-lifecycle: no session recorded yet for ${r.projectRoot}`;
   const lines = [`context-lifecycle · session ${r.sessionId}${r.closed === true ? ' (ended)' : ''}`, `phase: ${r.phase}`];
   if (r.contextTokens === undefined) lines.push('context: not measured yet (measured at the end of each turn)');
-  else lines.push(`context: ${r.contextTokens.toLocaleString('en-US')} of ${r.window.toLocaleString('en-US')} tokens (${r.percent}%) ${bar(r.percent ?? 0)}`);
+  else lines.push(`context: ${thousands(r.contextTokens)} of ${thousands(r.window)} tokens (${r.percent}%) ${bar(r.percent ?? 0)}`);
   if (r.budget !== undefined) {
     lines.push(`zones: ${zoneBar(r.budget, 40)}  █ used  ░ free  · working room  ! past the buffer line`, ...zoneLines(r.budget).map((l) => `  ${l}`));
   }

@@ -2,6 +2,7 @@
 // no model turn); Claude hears it only at L1→L2 and L2→L3 (`additionalContext`: one more turn each).
 import { type Budget, LEVEL_NAMES, type Level } from './budget.ts';
 import type { SessionDigest } from './session-digest.ts';
+import { thousands } from './thousands.ts';
 
 export interface Advice {
   systemMessage: string;
@@ -9,7 +10,7 @@ export interface Advice {
 }
 
 export function adviceFor(crossed: Level, budget: Budget, digest: SessionDigest | undefined, extra: { ledger?: string; showCommand: string }): Advice {
-  const fmt = (n: number) => n.toLocaleString('en-US');
+  const fmt = thousands;
   const use = Math.round(budget.workingUse * 100);
   const where = `working zone ${use}% full (${fmt(budget.contextTokens)} of ${fmt(budget.window)} tokens; Claude Code compacts at ${fmt(budget.autoCompactAt)})`;
   const focus = compactFocus(digest);

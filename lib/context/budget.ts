@@ -2,6 +2,7 @@
 // prompt, tools, CLAUDE.md: measured from the session's first request), Ledger (what hooks injected
 // since the last compaction), Working (the conversation) and Buffer (headroom before Claude Code's own
 // auto-compaction). The compression level follows how full the Working zone is.
+import { thousands } from './thousands.ts';
 
 export type Level = 0 | 1 | 2 | 3;
 /** Level names as the design writes them: the step that level starts. */
@@ -140,7 +141,7 @@ export function zoneBar(budget: Budget, width = 40): string {
 
 /** Zones as lines: name, tokens of size, share of the window. */
 export function zoneLines(budget: Budget): string[] {
-  const fmt = (n: number) => n.toLocaleString('en-US');
+  const fmt = thousands;
   const pct = (n: number, of: number) => `${Math.round((n / Math.max(1, of)) * 100)}%`;
   const { system, ledger, working, buffer } = budget.zones;
   return [

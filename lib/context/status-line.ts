@@ -1,4 +1,5 @@
 // The one-line status SessionStart injects: proves the injection path and tells Claude where it is.
+import { thousands } from './thousands.ts';
 export interface StatusInput {
   phase: string;
   contextTokens: number | undefined;
@@ -20,4 +21,4 @@ function contextPart(s: StatusInput): string {
   return `${fmt(s.contextTokens ?? 0)} of ${fmt(s.window)} tokens (${pct}%)`;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = thousands;

@@ -4,6 +4,7 @@
 // gives the exact call that brings the full text back from L2. It is returned in the tool's own
 // output shape (reference §11.1): anything else is silently ignored by Claude Code.
 import { parseTestOutput } from '../phase/test-results.ts';
+import { thousands } from './thousands.ts';
 
 /** Tools whose output shape is known (verified with 2.1.332); edits are never stubbed. */
 export const STUBBABLE_TOOLS = new Set(['Bash', 'Read', 'Grep']);
@@ -66,7 +67,7 @@ export function buildStub(s: StubInput): Stub | undefined {
 }
 
 function header(s: StubInput, what: string): string {
-  const size = `${s.bytes.toLocaleString('en-US')} bytes, ${lineCount(s.text).toLocaleString('en-US')} lines`;
+  const size = `${thousands(s.bytes)} bytes, ${thousands(lineCount(s.text))} lines`;
   const parts = s.parts > 1 ? ` (part 1 of ${s.parts}; each part names the next)` : '';
   return `[context-lifecycle] ${what}: output shortened in context (${s.reason}). The full output (${size}) is archived: \`${s.showCommand} ${s.ref}\`${parts}.`;
 }
@@ -81,7 +82,7 @@ function bashStub(s: StubInput, input: Obj, response: Obj): Stub | undefined {
   const head = lines.slice(0, HEAD_LINES).map(clipLine);
   const tail = lines.length > HEAD_LINES + TAIL_LINES ? lines.slice(-TAIL_LINES).map(clipLine) : lines.slice(HEAD_LINES).map(clipLine);
   out.push(`--- first ${head.length} lines ---`, ...head);
-  if (lines.length > HEAD_LINES + TAIL_LINES) out.push(`--- ${(lines.length - HEAD_LINES - TAIL_LINES).toLocaleString('en-US')} lines not shown ---`);
+  if (lines.length > HEAD_LINES + TAIL_LINES) out.push(`--- ${thousands(lines.length - HEAD_LINES - TAIL_LINES)} lines not shown ---`);
   if (summary.length > 0) out.push(...summary);
   if (tail.length > 0) out.push(`--- last ${tail.length} lines ---`, ...tail);
   const text = out.join('\n');
@@ -179,7 +180,7 @@ function grepStub(s: StubInput, input: Obj, response: Obj): Stub | undefined {
   const top = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 15);
   const out = [
     header(s, `Grep ${JSON.stringify(clip(pattern, 120))}`),
-    `${lines.length.toLocaleString('en-US')} matching lines in ${perFile.size || '?'} file${perFile.size === 1 ? '' : 's'}.`,
+    `${thousands(lines.length)} matching lines in ${perFile.size || '?'} file${perFile.size === 1 ? '' : 's'}.`,
   ];
   if (top.length > 0)
     out.push(

@@ -4,6 +4,7 @@
 // comes from the first source that knows it: hook input, the transcript's last assistant message,
 // ANTHROPIC_MODEL, the `model` setting, else the client's default.
 import type { Env } from '../runtime/paths.ts';
+import { thousands } from './thousands.ts';
 
 export const DEFAULT_WINDOW = 200_000;
 export const ONE_MILLION = 1_000_000;
@@ -70,9 +71,7 @@ export function windowNotes(input: WindowInput): string[] {
   const model = [...input.models, input.env.ANTHROPIC_MODEL].find((m) => m !== undefined && m !== '');
   const max = Number(input.env.CLAUDE_CODE_MAX_CONTEXT_TOKENS);
   if (model !== undefined && !KNOWN_MODEL.test(model.trim()) && !(Number.isInteger(max) && max > 0))
-    notes.push(
-      `unknown model "${model}": window assumed ${DEFAULT_WINDOW.toLocaleString('en-US')} tokens (set windowTokens or CLAUDE_CODE_MAX_CONTEXT_TOKENS)`,
-    );
+    notes.push(`unknown model "${model}": window assumed ${thousands(DEFAULT_WINDOW)} tokens (set windowTokens or CLAUDE_CODE_MAX_CONTEXT_TOKENS)`);
   const raw = input.env.CLAUDE_CODE_AUTO_COMPACT_WINDOW;
   if (raw !== undefined && raw !== '') {
     const n = plainInt(raw);

@@ -124,7 +124,7 @@ export function readPhaseState(value: unknown): PhaseState | undefined {
   const spans = value.spans
     .map(readSpan)
     .filter((s): s is PhaseSpan => s !== undefined)
-    .sort((a, b) => a.n - b.n || a.start.localeCompare(b.start));
+    .sort((a, b) => a.n - b.n || (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)); // ISO times: code-unit order, no ICU collator
   if (spans.length === 0) return undefined;
   const kept = spans.slice(-MAX_SPANS);
   const last = kept[kept.length - 1] as PhaseSpan;
