@@ -22,12 +22,20 @@ interface Rule {
 
 // A secret-like name, ending where the assignment starts: password, DB_PASSWORD, api_key, apiKey,
 // SECRET_KEY, secret_key_base, client-secret, auth_token, x-api-key; not "tokenizer" or "secretary".
+// `pass` counts only as a whole part of a name (DB_PASS; not bypass, compass), `pwd` only after one
+// (MYSQL_PWD; the shell's PWD is the working directory).
 const NAME =
-  '[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}';
+  '[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|(?<![A-Za-z])pass(?![A-Za-z])|(?<=[_.-])pwd(?![A-Za-z]))(?:[_-][A-Za-z0-9]{1,20}){0,3}';
 
-// The words a NAME must contain: a text without any needs none of the four NAME rules, each of
-// which tries up to 40 characters at every position.
-const NAME_WORD = /password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credential/i;
+// The words a NAME must contain: a text without any needs none of the NAME rules, each of which
+// tries up to 40 characters at every position.
+const NAME_WORD =
+  /password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credential|(?<![a-z])pass(?![a-z])|(?<=[_.-])pwd(?![a-z])/i;
+
+// What a tool puts before a file's line: Read's line number ("    12→", or cat -n's "    12\t"),
+// Grep's "path:12:" or "path:" (and "path-12-" for a context line), so an .env file read or
+// searched through a tool is matched as its lines are.
+const LINE_PREFIX = '(?:[ \\t]{0,12}\\d{1,9}(?:→|\\t)|[^\\s:]{1,300}:(?:\\d{1,9}:)?|[^\\s:]{1,300}-\\d{1,9}-)?';
 
 const TYPE_WORDS = new Set([
   'string',
@@ -79,14 +87,17 @@ const RULES: Rule[] = [
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, hints: ['AIza'] },
   { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g, hints: ['_live_', '_test_'] },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, hints: ['npm_'] },
+  { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,100}\b/g, hints: ['hf_'] },
+  // mysql -pSECRET (the password glued to -p; a bare -p prompts for it)
+  { kind: 'password', pattern: /\b(mysql(?:dump|admin|import|sh|check)?\b[^\n]{0,300}?[ \t]-p)([^\s'"-][^\s'"]{0,199})/g, group: 2, hints: ['mysql'] },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g, hints: ['eyJ'] },
   // scheme://[user]:password@host
   { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2, hints: ['://'] },
   { kind: 'bearer-token', pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2, hints: ['Bearer', 'Token'] },
-  // NAME=value alone on a line (.env files, shell exports): any literal value.
+  // NAME=value alone on a line (.env files, shell exports, either seen through Read or Grep): any literal value.
   {
     kind: 'secret',
-    pattern: new RegExp(`^([ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, 'gim'),
+    pattern: new RegExp(`^(${LINE_PREFIX}[ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, 'gim'),
     group: 2,
     accept: isLiteral,
     named: true,
@@ -99,6 +110,14 @@ const RULES: Rule[] = [
     pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'),
     group: 3,
     accept: isLiteral,
+    named: true,
+  },
+  // --password VALUE, --token=VALUE: a command line's flag, the next word a literal.
+  {
+    kind: 'secret',
+    pattern: new RegExp(`((?:^|[ \\t])--?${NAME}(?:=|[ \\t]{1,5})(["']?))([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'),
+    group: 3,
+    accept: (v) => isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/^[~.]{0,2}\//.test(v), // not a FLAG's placeholder, not a path (--password-file /run/x)
     named: true,
   },
   // name: value / name = value / --name=value, unquoted: only values that look random.
@@ -176,11 +195,28 @@ const NAMED_RULES = RULES.filter((r) => r.named === true);
 /** NAME_WORD, global: where the lines holding a name are. */
 const NAME_WORDS = new RegExp(NAME_WORD.source, 'gi');
 
-/** `<private>…</private>` regions never leave the session. An unclosed tag hides the rest. */
+/**
+ * `<private>…</private>` regions (any case) never leave the session. A region ends at the close tag
+ * that balances its open tag, so one nested inside it does not end it; an unclosed tag hides the rest.
+ */
 export function stripPrivate(text: string): string {
-  if (!text.includes('<private>')) return text;
-  return text.replace(/<private>[\s\S]*?(?:<\/private>|$)/g, '[PRIVATE]');
+  if (!PRIVATE_OPEN.test(text)) return text;
+  const tags = /<(\/?)private>/gi;
+  let out = '';
+  let depth = 0;
+  let kept = 0;
+  for (let m = tags.exec(text); m !== null; m = tags.exec(text)) {
+    if (m[1] === '') {
+      if (depth === 0) out += `${text.slice(kept, m.index)}[PRIVATE]`;
+      depth += 1;
+    } else if (depth > 0) {
+      depth -= 1;
+      if (depth === 0) kept = m.index + m[0].length;
+    }
+  }
+  return depth > 0 ? out : out + text.slice(kept);
 }
+const PRIVATE_OPEN = /<private>/i;
 
 export function redactText(input: string): string {
   return redact(input).text;

@@ -136,6 +136,26 @@ const POSITIVES: Positive[] = [
   },
   { name: 'api_key in a URL query string', text: `GET https://api.example.com/v1/items?api_key=${opaque}&page=2`, secrets: [opaque], kind: undefined },
   { name: 'Django/Flask SECRET_KEY', text: `SECRET_KEY=${djangoKey}`, secrets: [djangoKey], kind: 'secret' },
+  // Seen through a tool: an .env file read (line numbers) or searched (path:line:), as users do.
+  {
+    name: '.env lines seen through Read',
+    text: '     1→DB_PASSWORD=sunshine\n     2→SECRET_KEY=correcthorsebatterystaple\n     3→API_TOKEN=swordfish\n',
+    secrets: ['sunshine', 'correcthorsebatterystaple', 'swordfish'],
+    kind: 'secret',
+  },
+  {
+    name: '.env lines seen through Grep',
+    text: '/app/.env:1:DB_PASSWORD=sunshine\n/app/.env:2:SECRET_KEY=correcthorsebatterystaple\nconfig/.env.local:API_TOKEN=swordfish\n',
+    secrets: ['sunshine', 'correcthorsebatterystaple', 'swordfish'],
+    kind: 'secret',
+  },
+  { name: '.env line through cat -n', text: '     4\tSTRIPE_SECRET=hunter2hunter2\n', secrets: ['hunter2hunter2'], kind: 'secret' },
+  { name: 'a PASS variable, quoted', text: 'DB_PASS="Qu0tedPassVal"', secrets: ['Qu0tedPassVal'], kind: 'secret' },
+  { name: 'a _PWD variable', text: 'export MYSQL_PWD=letmein99', secrets: ['letmein99'], kind: 'secret' },
+  { name: 'Hugging Face token', text: `HF hub login with ${cat('hf_', rnd(34, 41))} done`, secrets: [cat('hf_', rnd(34, 41))], kind: 'huggingface-token' },
+  { name: 'mysql password glued to -p', text: 'mysql -u root -pMysqlInl1nePw app_db < dump.sql', secrets: ['MysqlInl1nePw'], kind: 'password' },
+  { name: 'a --password flag with a space', text: 'psql --host db --password FlagPassw0rd55 -c "select 1"', secrets: ['FlagPassw0rd55'], kind: 'secret' },
+  { name: 'a --token= flag', text: 'deploy --token=plainwordtoken --env prod', secrets: ['plainwordtoken'], kind: 'secret' },
 ];
 
 const npmIntegrity = 'sha512-Gx7Ai6T3zT1hpFfL6rKvmLm+Vuc0nHv1Yc4bC3Rz1NmWQq8EJFkLu7q1k3VbD8FyGUb2v0LlYbZkwEGo/fF7aQ==';
@@ -184,6 +204,13 @@ const NEGATIVES: Array<[string, string]> = [
   ['k8s secret name', 'secretName: app-secrets'],
   ['error about a missing token', "if (!token) throw new Error('missing token')"],
   ['token count', 'tokens = tokenizer.encode(text)'],
+  ['bypass and compass', 'bypass=true\ncompass: north-north-west'],
+  ['jest PASS line and TAP pass count', 'PASS src/app.test.ts\n# pass 12\n# fail 0'],
+  ['passWithNoTests flag', 'vitest run --passWithNoTests'],
+  ['mysql prompting for the password', 'mysql -u root -p app_db'],
+  ['password file flag', 'docker login --password-stdin && app --password-file /run/secrets/db'],
+  ['Grep of code that reads a password', 'src/db.ts:12:const password = process.env.DB_PASSWORD;\nsrc/db.ts:13:connect({ password });'],
+  ['Read of code with a type', '    7→  password: string;\n    8→  token?: string;'],
 ];
 
 describe('redact: true secrets are removed with the right marker', () => {
@@ -259,6 +286,14 @@ describe('<private> regions', () => {
 
   it('leaves text without the tag alone', () => {
     expect(stripPrivate('nothing private here')).toBe('nothing private here');
+  });
+
+  it('matches the tag in any case, and a region ends only where its own close tag is', () => {
+    expect(stripPrivate('a <PRIVATE>upper</Private> b')).toBe('a [PRIVATE] b');
+    const nested = stripPrivate('a <private>x <private>inner</private> AFTER</private> b');
+    expect(nested).toBe('a [PRIVATE] b');
+    expect(stripPrivate('a </private> stray close, <private>gone</private> end')).toBe('a </private> stray close, [PRIVATE] end');
+    expect(stripPrivate('a <private>one <private>two</private> still hidden')).toBe('a [PRIVATE]');
   });
 });
 
