@@ -2,7 +2,7 @@
 // exactly the code the hooks use.
 import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { catalogFile, listChunkIds, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
+import { catalogFile, listChunkIds, readChunk, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
@@ -15,7 +15,7 @@ import { loadConfig } from '../runtime/config.ts';
 import { thisProcess } from '../runtime/lock.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
-import { catchUpSession, cursorFile, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
+import { catchUpSession, cursorFile, readSession, rearchiveSession, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
 import { type ArchiveJob, archiveFile, archiveSpooled, claimJobs, ownedJob, type PartWriter } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 import type { CliEnv } from './cli-runtime.ts';
@@ -172,7 +172,15 @@ async function ingestEach(
       // Chunks waiting are indexed first: the segment worker a large transcript starts lays out
       // batches of the chunks it counted, and declines a batch mixed with others.
       if (bytes >= WRITER_MIN_BYTES && known.size > 0) await refresh();
-      added += await ingestTranscript(run, file);
+      // A file where no line names a session is no transcript (a stray .json, a file of bookkeeping
+      // lines only): said, and no session is made up for it.
+      const identity = transcriptIdentity(file);
+      if (identity.sessionId === undefined) {
+        if (files.length === 1) throw new UsageError(`not a Claude Code transcript (no line names a session): ${file}`);
+        cli.log.info(`ingest: ${file} has no line that names a session; skipped`);
+        continue;
+      }
+      added += await ingestTranscript(run, file, identity);
       if (segments.worker !== undefined || known.size >= INDEX_BATCH_CHUNKS) await refresh();
     }
   } catch (error) {
@@ -200,9 +208,8 @@ interface IngestRun {
 }
 
 /** Archive one transcript (its subagents' too) and run its session's archive jobs; returns the chunks added. */
-async function ingestTranscript(run: IngestRun, file: string): Promise<number> {
+async function ingestTranscript(run: IngestRun, file: string, identity: { sessionId?: string; cwd?: string }): Promise<number> {
   const { cli, options, writer, segments, touched, busy, known, passEnds } = run;
-  const identity = transcriptIdentity(file);
   const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
   const cwd = options.cwd ?? identity.cwd ?? process.cwd();
   const project = findProjectRoot(cwd);
@@ -276,15 +283,67 @@ export function allTranscripts(env: Env): string[] {
  * Rebuild the index from the chunk files. There is one index for the data dir, so it is rebuilt
  * whole; the counts are those of the project asked about (or of all with --all).
  */
-export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: boolean }): Promise<{ sessions: number; chunks: number }> {
+export interface ReindexResult {
+  sessions: number;
+  chunks: number;
+  /** Chunk files found damaged (cut short, overwritten with garbage): skipped by the index. */
+  damaged: number;
+  /** Of those, how many were archived again from their session's transcript. */
+  restored: number;
+}
+
+export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: boolean }): Promise<ReindexResult> {
   const projectRoot = options.all ? undefined : findProjectRoot(options.cwd).root;
-  const done = await refreshIndex(cli.store, cli.log, { rebuild: true, waitMs: 60_000 });
+  const bad = new Map<string, Set<string>>();
+  const onBad = (sessionId: string, id: string) => bad.set(sessionId, (bad.get(sessionId) ?? new Set()).add(id));
+  const done = await refreshIndex(cli.store, cli.log, { rebuild: true, waitMs: 60_000, onBad });
   if (!done.complete) throw new Error('the index is busy (another process holds its lock); try again');
   let temps = 0;
   for (const id of listDir(cli.store.path('sessions'))) temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
   if (temps > 0) cli.log.info(`reindex: removed ${temps} temporary file(s) left by killed writers`);
+  const restored = await restoreDamaged(cli, bad);
+  if (restored > 0) await refreshIndex(cli.store, cli.log, { waitMs: 60_000 });
   const { chunks, sessions } = archiveStats(cli.store, cli.log, projectRoot);
-  return { sessions, chunks };
+  let damaged = 0;
+  for (const ids of bad.values()) damaged += ids.size;
+  return { sessions, chunks, damaged, restored };
+}
+
+/**
+ * Damaged chunk files come back from their session's transcript while it is there: the session is
+ * archived again from its first line (each chunk is keyed by its content, so the sound ones are
+ * found as they are). A part of a large output the transcript holds only as a stub or preview
+ * cannot come back that way. Returns how many are sound again.
+ */
+async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<string>>): Promise<number> {
+  let restored = 0;
+  for (const [sessionId, ids] of bad) {
+    const record = readSession(cli.store, sessionId, cli.log, cli.now);
+    const transcript = record?.transcriptPath;
+    if (transcript === undefined || statSafe(transcript)?.isFile() !== true) {
+      cli.log.warn(`reindex: ${ids.size} damaged chunk(s) of session ${sessionId} cannot be restored: its transcript is gone`);
+      continue;
+    }
+    const env: SessionEnv = {
+      store: cli.store,
+      log: cli.log,
+      now: () => cli.now,
+      project: { root: record?.projectRoot ?? findProjectRoot(record?.cwd ?? process.cwd()).root },
+    };
+    try {
+      await rearchiveSession(env, sessionId, transcript);
+    } catch (error) {
+      cli.log.warn(`reindex: could not archive session ${sessionId} again to restore its damaged chunks`, error);
+      continue;
+    }
+    const sound = [...ids].filter((id) => readChunk(cli.store, sessionId, id)?.ok === true).length;
+    restored += sound;
+    if (sound < ids.size)
+      cli.log.warn(
+        `reindex: ${ids.size - sound} damaged chunk(s) of session ${sessionId} are not in its transcript (parts of a large output); left as they are`,
+      );
+  }
+  return restored;
 }
 
 /** How long a job waits for a session a transcript pass is archiving (Stop's own deadline is shorter). */

@@ -110,7 +110,9 @@ async function main(argv: string[]): Promise<number> {
       out(
         flagBool(p, 'json')
           ? JSON.stringify(r)
-          : `index rebuilt: ${r.chunks} chunks in ${r.sessions} session(s)${flagBool(p, 'all') ? '' : ' of this project'}`,
+          : `index rebuilt: ${r.chunks} chunks in ${r.sessions} session(s)${flagBool(p, 'all') ? '' : ' of this project'}${
+              r.damaged === 0 ? '' : `; ${r.damaged} damaged chunk file(s), ${r.restored} restored from their transcripts`
+            }`,
       );
       return 0;
     }

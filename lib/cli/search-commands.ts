@@ -76,6 +76,11 @@ export function showCommand(cli: CliEnv, ref: string): boolean {
     { store: cli.store, log: cli.log, now: cli.now, projectRoot: '', allProjects: true, showCommand: 'ctxl show' },
     Number.POSITIVE_INFINITY,
   );
+  // Not found is an error: one line on stderr, nothing on stdout (a script reading stdout gets no text).
+  if (text.startsWith('No archived chunk')) {
+    cli.err(`ctxl: ${text}\n`);
+    return false;
+  }
   cli.out(text);
-  return !text.startsWith('No archived chunk');
+  return true;
 }

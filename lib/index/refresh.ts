@@ -55,7 +55,12 @@ export interface RefreshOptions {
   prebuilt?: ((chunks: readonly Chunk[]) => Uint8Array | undefined) | undefined;
   /** Segments a reader could not decode: rebuild, unless the manifest no longer names them. */
   repair?: readonly string[];
+  /** Told of each chunk file that is damaged (skipped): `ctxl reindex` restores it from its transcript. */
+  onBad?: (sessionId: string, id: string) => void;
 }
+
+/** Where addChunk takes a chunk from besides its file, and whom it tells of a damaged one. */
+type ChunkReads = Pick<RefreshOptions, 'known' | 'onBad'>;
 
 export interface RefreshResult {
   /** Chunks indexed by this call. */
@@ -230,7 +235,7 @@ function addNew(
     const size = statSafe(catalogFile(store, sessionId))?.size ?? 0;
     const from = m.catalogs[sessionId] ?? 0;
     const listed = new Set<string>();
-    const read = readCatalog(store, log, m, sessionId, from, size, pending, listed, options.known, (offset) => {
+    const read = readCatalog(store, log, m, sessionId, from, size, pending, listed, options, (offset) => {
       // A batch is full (or time is up) in the middle of a session: save what is done so far.
       offsets[sessionId] = offset;
       flush();
@@ -256,7 +261,7 @@ function addNew(
       const ahead: string[] = [];
       for (const id of files) {
         if (listed.has(id) || appended.has(id)) continue;
-        if (addChunk(store, log, sessionId, id, pending, options.known) === 'ok' && behind?.has(id) === true) ahead.push(id);
+        if (addChunk(store, log, sessionId, id, pending, options) === 'ok' && behind?.has(id) === true) ahead.push(id);
       }
       if (ahead.length > 0) m.ahead = { ...m.ahead, [sessionId]: { until: size, ids: ahead } };
     }
@@ -266,19 +271,12 @@ function addNew(
   return { indexed, complete: !stopped };
 }
 
-function addChunk(
-  store: Store,
-  log: Logger,
-  sessionId: string,
-  id: string,
-  pending: Map<string, Chunk>,
-  known?: ReadonlyMap<string, Chunk>,
-): 'ok' | 'missing' | 'bad' {
+function addChunk(store: Store, log: Logger, sessionId: string, id: string, pending: Map<string, Chunk>, reads: ChunkReads): 'ok' | 'missing' | 'bad' {
   if (!CHUNK_ID.test(id)) {
     log.warn(`chunk ${sessionId}/${id}: not a chunk id (16 hex characters); skipped`);
     return 'bad';
   }
-  const mine = known?.get(id);
+  const mine = reads.known?.get(id);
   if (mine !== undefined && mine.session === sessionId) {
     pending.delete(id);
     pending.set(id, mine);
@@ -291,7 +289,8 @@ function addChunk(
     return 'bad';
   }
   if (!read.ok) {
-    log.warn(`chunk ${sessionId}/${id}: ${read.reason}; skipped (ctxl reindex repairs the index)`);
+    log.warn(`chunk ${sessionId}/${id}: ${read.reason}; skipped (ctxl reindex restores it from its transcript)`);
+    reads.onBad?.(sessionId, id);
     return 'bad';
   }
   pending.delete(id); // listed again: the newest copy, in its new place
@@ -314,7 +313,7 @@ function readCatalog(
   size: number,
   pending: Map<string, Chunk>,
   listed: Set<string>,
-  known: ReadonlyMap<string, Chunk> | undefined,
+  reads: ChunkReads,
   batch: (offset: number) => boolean,
 ): { offset: number; stopped: boolean } {
   const source = openRangeReader(catalogFile(store, sessionId));
@@ -338,7 +337,7 @@ function readCatalog(
       if (id !== undefined) listed.add(id);
       else if (nl > at) unreadable += 1;
       const indexed = id !== undefined && ahead !== undefined && from + at < ahead.until && aheadIds?.has(id) === true;
-      if (id !== undefined && !indexed && addChunk(store, log, sessionId, id, pending, known) === 'missing') {
+      if (id !== undefined && !indexed && addChunk(store, log, sessionId, id, pending, reads) === 'missing') {
         const stall = m.stalled?.[sessionId];
         const now = Date.now();
         const farBehind = bytes.length - at >= CATALOG_GRACE_BYTES; // a crash leftover, certainly

@@ -10,7 +10,7 @@ import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerSt
 import { chunkHash } from '../archive/hash.ts';
 import type { Logger } from '../runtime/log.ts';
 import { lazySchema } from '../runtime/schemas.ts';
-import { listFiles, type Store, statSafe } from '../runtime/store.ts';
+import { listFiles, removePath, type Store, statSafe } from '../runtime/store.ts';
 import type { ParsedLine } from '../transcript/entries.ts';
 import { type AdvanceResult, advanceTranscript, CURSOR_VERSION, type TranscriptCursor } from '../transcript/reader.ts';
 import { persistedPathOf, queuePersistedOutput } from './tool-archive.ts';
@@ -322,4 +322,32 @@ export async function catchUpSession(
     }
   }
   return main;
+}
+
+/**
+ * Archive a session's transcripts again from their first line without moving its cursors (a live
+ * session's hooks go on from where they were): `ctxl reindex` does it for a session with damaged
+ * chunk files. A damaged file is written afresh, the others are found as they are. The passes use
+ * cursors of their own, removed after. Returns what the passes wrote.
+ */
+export async function rearchiveSession(env: SessionEnv, sessionId: string, transcriptPath: string): Promise<WriteResult> {
+  const passes = [
+    { file: transcriptPath, cursorName: 'restore-cursor.json' },
+    ...subagentTranscripts(transcriptPath, sessionId).map((a) => ({ file: a.file, cursorName: `restore-${a.cursorName}` })),
+  ];
+  const total: WriteResult = { added: 0, updated: 0, unchanged: 0 };
+  for (const pass of passes) {
+    const file = env.store.path('sessions', sessionId, pass.cursorName);
+    removePath(file); // one a killed restore left: from the first line again
+    try {
+      const r = await advanceSessionCursor(env, sessionId, pass.file, { cursorName: pass.cursorName });
+      if (r === undefined) continue;
+      total.added += r.archived.added;
+      total.updated += r.archived.updated;
+      total.unchanged += r.archived.unchanged;
+    } finally {
+      removePath(file);
+    }
+  }
+  return total;
 }

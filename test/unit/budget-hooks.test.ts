@@ -1211,12 +1211,12 @@ describe('archive jobs of stubbed outputs', () => {
     t.stop();
     const file = writeJob(t, 'toolu_waiting_1', numberedLines(300, 60, 'spooled'));
     const show = (index: number) => runCli(['show', toolPartId(chunkHash, t.sid, 'toolu_waiting_1', index)], t.env, t.project);
-    for (const index of [0, 4]) expect(show(index).stdout).toContain('still being archived. Try again in a few seconds.');
+    for (const index of [0, 4]) expect(show(index).stderr).toContain('still being archived. Try again in a few seconds.');
     age(file, 5 * 60_000);
-    expect(show(4).stdout).toContain(
+    expect(show(4).stderr).toContain(
       `archiving this large output was interrupted. It starts again at the end of the next turn of its session, or now with \`ctxl run-job ${file}\``,
     );
-    expect(runCli(['show', 'ffffffffffffffff'], t.env, t.project).stdout).toContain('Refs come from');
+    expect(runCli(['show', 'ffffffffffffffff'], t.env, t.project).stderr).toContain('Refs come from');
   });
 
   /** A pid that ran on this machine and is gone. */

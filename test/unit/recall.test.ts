@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -258,15 +258,42 @@ describe('finding a planted fact', () => {
     expect(r.stdout).toContain(`session ${SID_OLD}`);
   });
 
-  it('ctxl show of an unknown ref exits 1', () => {
+  it('ctxl ingest of a file that is no transcript says so in one line and makes up no session', () => {
+    const sessions = () => readdirSync(join(w.data, 'sessions')).sort();
+    const before = sessions();
+    const dir = mkdtempSync(join(tmpdir(), 'ctxl-not-transcript-'));
+    try {
+      const files = {
+        json: join(dir, 'package.json'),
+        empty: join(dir, 'empty.jsonl'),
+        bookkeeping: join(dir, 'snapshots.jsonl'),
+      };
+      writeFileSync(files.json, JSON.stringify({ name: 'app', version: '1.0.0', scripts: { test: 'vitest' } }, null, 2));
+      writeFileSync(files.empty, '');
+      writeFileSync(files.bookkeeping, `${JSON.stringify({ type: 'file-history-snapshot', messageId: 'm1', snapshot: {} })}\n`);
+      for (const file of Object.values(files)) {
+        const r = w.cli(['ingest', file, '--cwd', w.projectA, '--json']);
+        expect(r.status, file).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr.trimEnd().split('\n'), file).toEqual([`ctxl: not a Claude Code transcript (no line names a session): ${file}`]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(sessions()).toEqual(before);
+  });
+
+  it('ctxl show of an unknown ref exits 1 with one line on stderr and nothing on stdout', () => {
     const r = w.cli(['show', 'nonexistent']);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^No archived chunk `nonexistent`/);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^ctxl: No archived chunk `nonexistent`.*\n$/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(w.cli(['show', '../../etc/passwd']).status).toBe(1);
     // No ref at all: says what to give, not "No archived chunk ``".
     const empty = w.cli(['show', '']);
     expect(empty.status).toBe(1);
-    expect(empty.stdout).toMatch(/^No archived chunk named: give a ref, as in `show <ref>`/);
+    expect(empty.stderr).toMatch(/^ctxl: No archived chunk named: give a ref, as in `show <ref>`/);
   });
 });
 

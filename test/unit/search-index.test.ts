@@ -1623,8 +1623,45 @@ describe('the CLI as concurrent processes', () => {
     const r = runCli(['reindex', '--all', '--json'], env, root);
     expect(r.status, r.stderr).toBe(0);
     const counts = JSON.parse(r.stdout) as { sessions: number; chunks: number };
-    expect(counts).toEqual({ sessions: readdirSync(join(data, 'sessions')).length, chunks: chunkIdsOnDisk(data).length });
+    expect(counts).toEqual({ sessions: readdirSync(join(data, 'sessions')).length, chunks: chunkIdsOnDisk(data).length, damaged: 0, restored: 0 });
     expect(recallAll()).toEqual(before);
+  }, 60_000);
+
+  it("ctxl reindex restores damaged chunk files from their transcript, leaving the session's cursor where it was", () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    const transcript = fixturePath('tomjnsn__agentlogs/crud.jsonl');
+    const ingest = runCli(['ingest', transcript, '--cwd', proj, '--json'], env, root);
+    expect(ingest.status, ingest.stderr).toBe(0);
+    const recallAll = () =>
+      [['joke'], ['todo', 'file'], ['delete']].map((q) => {
+        const r = runCli(['recall', '--cwd', proj, '--limit', '20', '--json', '--', ...q], env, root);
+        expect(r.status, r.stderr).toBe(0);
+        return JSON.parse(r.stdout) as CliRecall;
+      });
+    const before = recallAll();
+    const [sid] = readdirSync(join(data, 'sessions'));
+    const dir = join(data, 'sessions', sid as string, 'archived');
+    const cursor = readFileSync(join(data, 'sessions', sid as string, 'cursor.json'), 'utf8');
+    const ids = chunkIdsOnDisk(data);
+    const victims = [ids[0], ids[Math.floor(ids.length / 2)]] as string[];
+    const sound = victims.map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'));
+    writeFileSync(join(dir, `${victims[0]}.md`), (sound[0] as string).slice(0, 40)); // cut short
+    writeFileSync(join(dir, `${victims[1]}.md`), 'garbage\n\u0000\u0001 not a chunk');
+
+    const r = runCli(['reindex', '--all', '--json'], env, root);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ sessions: 1, chunks: ids.length, damaged: 2, restored: 2 });
+    expect(victims.map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'))).toEqual(sound);
+    expect(recallAll()).toEqual(before);
+    // The live cursor is untouched, and the restore's own is gone.
+    expect(readFileSync(join(data, 'sessions', sid as string, 'cursor.json'), 'utf8')).toBe(cursor);
+    expect(readdirSync(join(data, 'sessions', sid as string)).filter((n) => n.startsWith('restore-'))).toEqual([]);
+    const text = runCli(['reindex', '--all'], env, root);
+    expect(text.stdout.trim()).toBe(`index rebuilt: ${ids.length} chunks in 1 session(s)`);
   }, 60_000);
 });
 
