@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { catalogFile, listChunkIds, readChunk, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
+import { chunkHash } from '../archive/hash.ts';
 import { refreshIndex } from '../index/refresh.ts';
 import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-client.ts';
 import { catchUpWithPhase } from '../phase/ledgers.ts';
@@ -16,7 +17,7 @@ import { thisProcess } from '../runtime/lock.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, cursorFile, readSession, rearchiveSession, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
-import { type ArchiveJob, archiveFile, archiveSpooled, claimJobs, ownedJob, type PartWriter } from '../session/tool-archive.ts';
+import { type ArchiveJob, archiveFile, archiveSpooled, archiveTranscriptLine, claimJobs, ownedJob, type PartWriter } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 import type { CliEnv } from './cli-runtime.ts';
 
@@ -386,7 +387,7 @@ export async function runJob(cli: CliEnv, file: string): Promise<number | undefi
     cli.log.warn(`run-job: cannot read ${file}: ${(error as Error).message}`);
     return undefined;
   }
-  if (job.version !== 1 || (job.kind !== 'tool-output' && job.kind !== 'tool-text' && job.kind !== 'tool-read')) {
+  if (job.version !== 1 || (job.kind !== 'tool-output' && job.kind !== 'tool-text' && job.kind !== 'tool-read' && job.kind !== 'transcript-line')) {
     cli.log.warn(`run-job: ${file} is not a job this version knows; left in place`);
     return undefined;
   }
@@ -408,6 +409,26 @@ export async function runJob(cli: CliEnv, file: string): Promise<number | undefi
     }
     return added;
   };
+  if (job.kind === 'transcript-line') {
+    // Written as the transcript pass writes, under the same lock.
+    const sessionId = job.sessionId;
+    const write = async (chunks: Chunk[]) => {
+      const added = await env.store.withLock(cursorFile(env.store, sessionId), () => writeChunks(env.store, sessionId, chunks, { hash: chunkHash }).added, {
+        waitMs: JOB_LOCK_WAIT_MS,
+      });
+      if (added === undefined)
+        throw new Error(`session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; ${file} is left for a later Stop to run again`);
+      return added;
+    };
+    const added = await archiveTranscriptLine(env, job, write);
+    if (added === undefined)
+      cli.log.warn(
+        `run-job: the line at byte ${job.start} of ${job.transcript} is no longer there (the transcript was rewritten or is gone); nothing archived`,
+      );
+    else cli.log.info(`run-job: archived the line at byte ${job.start} of ${job.transcript} in ${added} new chunks`);
+    rmSync(file, { force: true });
+    return added ?? 0;
+  }
   const added = job.kind === 'tool-output' ? (await archiveFile(env, job, locked)).written : (await archiveSpooled(env, job, locked)).written;
   cli.log.info(`run-job: archived ${job.kind === 'tool-text' ? `a spooled ${job.call.name} output` : job.file} in ${added} new chunks`);
   rmSync(file, { force: true });

@@ -12,8 +12,9 @@ import type { Logger } from '../runtime/log.ts';
 import { lazySchema } from '../runtime/schemas.ts';
 import { listFiles, removePath, type Store, statSafe } from '../runtime/store.ts';
 import type { ParsedLine } from '../transcript/entries.ts';
+import type { RawLine } from '../transcript/lines.ts';
 import { type AdvanceResult, advanceTranscript, CURSOR_VERSION, type TranscriptCursor } from '../transcript/reader.ts';
-import { persistedPathOf, queuePersistedOutput } from './tool-archive.ts';
+import { persistedPathOf, queueOversizeLine, queuePersistedOutput } from './tool-archive.ts';
 
 export const SESSION_VERSION = 1;
 
@@ -205,6 +206,7 @@ export async function advanceSessionCursor(
         if (stat.size - (previous?.offset ?? 0) > LONG_READ_BYTES) env.longWork?.();
         const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
         const persisted: Array<ToolCallHead & { file: string }> = [];
+        const oversize: Array<{ start: number; end: number; pending: ChunkerState['pending'] }> = [];
         let visit: ((line: ParsedLine) => void) | undefined;
         const batch: Chunk[] = [];
         const flush = () => {
@@ -243,13 +245,19 @@ export async function advanceSessionCursor(
           env.log.warn(`transcript ${reason} since last read; re-reading from the start`, { transcriptPath });
           chunker = emptyChunkerState(); // before the first line is read again, not after
         };
-        const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? { onReset } : { visit, onReset });
+        // A line too long to read here (a Write or Edit of a big file carries it twice): a job reads
+        // it alone, with the tool calls open at that line, so a result still finds its call.
+        const onOversize = (raw: RawLine) => {
+          if (archive) oversize.push({ start: raw.start, end: raw.end, pending: structuredClone(chunker.pending) });
+        };
+        const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? { onReset, onOversize } : { visit, onReset, onOversize });
         flush();
         // Every chunk file is on disk before the cursor says its lines were read.
         for (const failure of env.writer?.drain() ?? []) env.log.warn(`archive: could not write ${failure}`);
         // And so is a job for each persisted output L2 does not hold whole (its PostToolUse never ran,
         // or died before it wrote anything): Stop starts it, `ctxl ingest` runs it.
         for (const call of persisted) queuePersistedOutput(env, sessionId, call, options?.phase);
+        for (const line of oversize) queueOversizeLine(env, sessionId, { transcript: transcriptPath, ...line }, options?.phase);
         options?.beforeSave?.();
         const saved: SavedCursor = { ...result.cursor, transcriptPath, updatedAt: now.toISOString(), chunker };
         env.store.writeJson(file, saved);

@@ -5,11 +5,21 @@
 // process (`ctxl run-job`) archives: the hook never blocks the session on it. So does an in-memory
 // output over 128 K characters: a Read's job names its file, line range and a hash of the lines (the
 // job reads them again), anything else is spooled redacted into the job file. Either way it is on
-// disk before a stub names it, and the detached process chunks and indexes it.
+// disk before a stub names it, and the detached process chunks and indexes it. A transcript line too
+// long for a pass to read is queued as a job too (LineJob).
 import { isAbsolute, join } from 'node:path';
 import { archiveDir, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { type ChunkContext, PART_CHARS, splitText, type ToolCallHead, toolPartChunk, toolPartId } from '../archive/chunker.ts';
+import {
+  type ChunkContext,
+  type ChunkerState,
+  chunksFromEntries,
+  PART_CHARS,
+  splitText,
+  type ToolCallHead,
+  toolPartChunk,
+  toolPartId,
+} from '../archive/chunker.ts';
 import { cutPoints, readRange } from '../archive/file-parts.ts';
 import { chunkHash, sampleHash } from '../archive/hash.ts';
 import { redactText } from '../archive/redact.ts';
@@ -17,6 +27,7 @@ import { type ToolOutput, toolOutput } from '../archive/tool-output.ts';
 import { spawnDetached } from '../runtime/detached.ts';
 import { processGone, thisProcess } from '../runtime/lock.ts';
 import { listDir, openRangeReader, pathExists, readTextFile, removePath, renamePath, statSafe } from '../runtime/store.ts';
+import { parseLine } from '../transcript/entries.ts';
 import type { SessionEnv } from './session-files.ts';
 
 /** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
@@ -63,7 +74,17 @@ export interface FileStamp {
 }
 /** A file changed this close to a Read's start (or after it) may not hold what the Read returned. */
 const CHANGE_SLACK_MS = 2_000;
-export type ArchiveJob = FileJob | TextJob | ReadJob;
+/**
+ * A transcript line longer than a transcript pass reads (DEFAULT_MAX_LINE_BYTES: a Write or an Edit
+ * of a big file carries the file in its input and again in its result): the job reads that line
+ * alone and archives it as the pass would have. `pending` holds the tool calls open at that line
+ * (redacted, as the pass keeps them), so a result finds its call. `call` names the line
+ * (`line-<start>`), for the job's file name.
+ */
+export type LineJob = JobHead & { kind: 'transcript-line'; transcript: string; start: number; end: number; pending: ChunkerState['pending'] };
+export type ArchiveJob = FileJob | TextJob | ReadJob | LineJob;
+/** Lines longer than this are not read even by a job (memory: ~10× the line while it is parsed). */
+const LINE_JOB_MAX_BYTES = 256 * 1024 * 1024;
 
 export async function archiveToolCall(
   env: SessionEnv,
@@ -258,6 +279,57 @@ export function queuePersistedOutput(env: SessionEnv, sessionId: string, call: T
   env.log.info(`queued the persisted ${call.name} output ${call.toolUseId} (${path}) for archiving`);
 }
 
+/** Queue the job of a transcript line too long for a pass (once: a pass that meets it again finds the job). */
+export function queueOversizeLine(
+  env: SessionEnv,
+  sessionId: string,
+  line: { transcript: string; start: number; end: number; pending: ChunkerState['pending'] },
+  phase: string | undefined,
+): void {
+  const toolUseId = `line-${line.start}`;
+  const file = jobFile(env.store, sessionId, toolUseId);
+  const mb = ((line.end - line.start) / 2 ** 20).toFixed(1);
+  if (line.end - line.start > LINE_JOB_MAX_BYTES) {
+    env.log.warn(`transcript ${line.transcript}: the ${mb} MB line at byte ${line.start} is over ${LINE_JOB_MAX_BYTES / 2 ** 20} MB; not archived`);
+    return;
+  }
+  if (pathExists(file)) return;
+  const job: LineJob = {
+    version: JOB_VERSION,
+    kind: 'transcript-line',
+    ...headJob(env, sessionId, phase),
+    call: { toolUseId, name: 'transcript-line', input: undefined, isError: false },
+    transcript: line.transcript,
+    start: line.start,
+    end: line.end,
+    pending: line.pending,
+    waiting: true,
+  };
+  env.store.writeJson(file, job);
+  env.log.warn(`transcript ${line.transcript}: the ${mb} MB line at byte ${line.start} is too long to read in a pass; queued for archiving`);
+}
+
+/**
+ * Archive a transcript line too long for a pass, as the pass would have (see LineJob). Returns the
+ * chunks `write` added; undefined when the line is no longer there (the transcript was rewritten).
+ */
+export async function archiveTranscriptLine(env: SessionEnv, job: LineJob, write: (chunks: Chunk[]) => Promise<number>): Promise<number | undefined> {
+  const source = openRangeReader(job.transcript);
+  if (source === undefined) return undefined;
+  let bytes: Buffer;
+  try {
+    if (source.size < job.end) return undefined;
+    bytes = source.read(job.start, job.end - job.start);
+  } finally {
+    source.close();
+  }
+  const parsed = parseLine(bytes.toString('utf8'));
+  if (parsed === undefined) return undefined;
+  const state: ChunkerState = { pending: { ...job.pending } };
+  const chunks = chunksFromEntries(parsed.entries, state, chunkContext(env, job.sessionId, job.phase, chunkHash));
+  return chunks.length === 0 ? 0 : await write(chunks);
+}
+
 /** A job untouched this long is taken for dead (its process crashed or never started). */
 const STALE_JOB_MS = 60_000;
 /** A job whose owner still runs is left to it this long (past that, its pid may be another's). */
@@ -384,8 +456,9 @@ async function startJob(env: SessionEnv, job: ArchiveJob, cliPath: string): Prom
 
 async function spawnJob(env: SessionEnv, file: string, job: ArchiveJob, cliPath: string): Promise<void> {
   // A small heap keeps a file job's memory bounded by one part (116 MB of output: 77 MB peak RSS);
-  // a Read or spooled job holds its whole text (the client's Read and Grep outputs are bounded).
-  const heap = job.kind === 'tool-output' ? 48 : 192;
+  // a Read or spooled job holds its whole text (the client's Read and Grep outputs are bounded); a
+  // transcript line's job parses up to LINE_JOB_MAX_BYTES at once.
+  const heap = job.kind === 'tool-output' ? 48 : job.kind === 'transcript-line' ? 1024 : 192;
   try {
     await spawnDetached(process.execPath, [`--max-old-space-size=${heap}`, '--max-semi-space-size=4', cliPath, 'run-job', file], process.env);
   } catch (error) {
@@ -393,5 +466,11 @@ async function spawnJob(env: SessionEnv, file: string, job: ArchiveJob, cliPath:
     env.log.warn(`could not start the archive job ${file}`, error);
     return;
   }
-  env.log.info(`archiving ${job.kind === 'tool-text' ? `a ${job.text.length}-character ${job.call.name} output` : job.file} in the background (${file})`);
+  const what =
+    job.kind === 'tool-text'
+      ? `a ${job.text.length}-character ${job.call.name} output`
+      : job.kind === 'transcript-line'
+        ? `the line at byte ${job.start} of ${job.transcript}`
+        : job.file;
+  env.log.info(`archiving ${what} in the background (${file})`);
 }

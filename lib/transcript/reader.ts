@@ -32,7 +32,7 @@ export function startCursor(): TranscriptCursor {
 export async function advanceTranscript(
   path: string,
   from: TranscriptCursor | undefined,
-  options?: { visit?: LineVisitor; maxLineBytes?: number; onReset?: (reason: ResetReason) => void },
+  options?: { visit?: LineVisitor; maxLineBytes?: number; onReset?: (reason: ResetReason) => void; onOversize?: (raw: RawLine) => void },
 ): Promise<AdvanceResult> {
   const scan = await scanLines(path, from, options?.maxLineBytes === undefined ? undefined : { maxLineBytes: options.maxLineBytes });
   // A rewritten file voids everything we knew about it, and the caller's state too (before any line).
@@ -46,6 +46,7 @@ export async function advanceTranscript(
     for (const raw of batch) {
       newBytes += raw.end - raw.start;
       if (raw.text === undefined) {
+        options?.onOversize?.(raw);
         counts.oversize += 1;
         counts.lines += 1;
         newLines += 1;

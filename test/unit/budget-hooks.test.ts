@@ -1338,6 +1338,51 @@ describe('archive jobs of stubbed outputs', () => {
     expect(t.toolParts('toolu_still_running')).toEqual([]);
   });
 
+  it('Stop queues a transcript line too long for its pass, and the job it starts archives it with its call', async () => {
+    const t = session();
+    t.prompt('Print the whole worker log.');
+    t.fill(30);
+    const base = { sessionId: t.sid, cwd: t.project, version: '2.1.332', isSidechain: false, userType: 'external', timestamp: new Date().toISOString() };
+    const logLines: string[] = [];
+    for (let i = 0; logLines.length * 60 < 9 * 2 ** 20; i++) logLines.push(`2026-11-01T09:00:00Z worker-${i % 7} processed batch ${i} in ${i % 97} ms`);
+    logLines.push('FATAL kestrelmarble: the last batch never finished');
+    const big = logLines.join('\n');
+    t.lines.push(
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a-big-1',
+        parentUuid: null,
+        message: {
+          id: 'msg_big',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id: 'toolu_big_line', name: 'Bash', input: { command: 'cat worker.log' } }],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'r-big-1',
+        parentUuid: 'a-big-1',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_big_line', content: big }] },
+        toolUseResult: { stdout: big, stderr: '', interrupted: false, isImage: false },
+      },
+    );
+    t.say('The log ends in a fatal error.');
+    const r = t.stop();
+    expect(r.out).toBeUndefined();
+    // Queued by the pass, started by the same Stop, removed by the job when done.
+    const lineJobs = () => readdirSync(join(t.data, 'jobs')).filter((n) => n.startsWith(`${t.sid}-line-`));
+    expect(await waitFor(() => lineJobs().length === 0, 30_000)).toBe(true);
+    expect(readFileSync(join(t.data, 'logs', 'ctxl.log'), 'utf8')).toMatch(/MB line at byte \d+ is too long to read in a pass; queued for archiving/);
+    const dir = join(t.sessionDir, 'archived');
+    const hit = readdirSync(dir)
+      .map((name) => readFileSync(join(dir, name), 'utf8'))
+      .find((c) => c.includes('kestrelmarble'));
+    expect(hit).toMatch(/sourceUuids: \["a-big-1","r-big-1"\]/);
+  }, 60_000);
+
   it('SessionStart starts nothing when no job waits', () => {
     const t = session();
     t.prompt('Hello.');

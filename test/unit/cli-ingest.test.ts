@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,72 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(summary.chunksAdded).toBeGreaterThan(0);
     expect(summary.chunksTotal).toBe(summary.chunksAdded);
   });
+
+  it('a line too long for a pass (a result carried twice, 18 MB) is archived by its job, with its call', async () => {
+    const t = setup();
+    const sid = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 9, 0, s)).toISOString();
+    const base = { sessionId: sid, cwd: t.project, version: '2.1.332', isSidechain: false, userType: 'external' };
+    const logLines: string[] = [];
+    for (let i = 0; logLines.length * 60 < 9 * 2 ** 20; i++) logLines.push(`2026-11-01T09:00:00Z worker-${i % 7} processed batch ${i} in ${i % 97} ms`);
+    logLines.push('FATAL zebrafinchquartz: the last batch never finished');
+    const big = logLines.join('\n');
+    const entries = [
+      { ...base, type: 'user', uuid: 'u-1', parentUuid: null, timestamp: at(0), message: { role: 'user', content: 'Print the whole worker log.' } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a-1',
+        parentUuid: 'u-1',
+        timestamp: at(1),
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id: 'toolu_big_line', name: 'Bash', input: { command: 'cat worker.log' } }],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'r-1',
+        parentUuid: 'a-1',
+        timestamp: at(2),
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_big_line', content: big }] },
+        toolUseResult: { stdout: big, stderr: '', interrupted: false, isImage: false },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a-2',
+        parentUuid: 'r-1',
+        timestamp: at(3),
+        message: { id: 'msg_2', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'The log ends in a fatal error.' }] },
+      },
+    ];
+    const file = join(t.project, '..', `${sid}.jsonl`);
+    writeFileSync(file, `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    expect(statSync(file).size).toBeGreaterThan(16 * 2 ** 20);
+
+    const { summary } = await ingestFiles(t.cli, [file], { cwd: t.project });
+    expect(t.log.lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      expect.stringMatching(/the 1[78]\.\d MB line at byte \d+ is too long to read in a pass; queued for archiving$/),
+    ]);
+    expect(existsSync(join(t.data, 'jobs')) ? readdirSync(join(t.data, 'jobs')) : []).toEqual([]);
+    const dir = join(t.data, 'sessions', sid, 'archived');
+    const chunks = readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8'));
+    const tool = chunks.filter((c) => c.includes('tool: "Bash"'));
+    expect(tool.length).toBeGreaterThan(1); // split in parts
+    const last = tool.find((c) => c.includes('zebrafinchquartz'));
+    expect(last).toBeDefined();
+    expect(last).toMatch(/sourceUuids: \["a-1","r-1"\]/);
+    expect(chunks.some((c) => c.includes('The log ends in a fatal error.'))).toBe(true);
+    expect(summary.chunksTotal).toBe(chunks.length);
+    // Again: nothing new, and no job queued a second time.
+    const again = await ingestFiles(t.cli, [file], { cwd: t.project });
+    expect(again.summary.chunksAdded).toBe(0);
+    expect(existsSync(join(t.data, 'jobs')) ? readdirSync(join(t.data, 'jobs')) : []).toEqual([]);
+  }, 60_000);
 
   it('several transcripts: the index is brought up to date once, at the end, with every chunk of every session', async () => {
     const t = setup();
