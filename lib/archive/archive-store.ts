@@ -67,12 +67,23 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
   const writes: Array<{ id: string; file: string; text: string; chunk: Chunk; fresh: boolean }> = [];
-  const write = (id: string, file: string, chunk: Chunk, fresh = false) => writes.push({ id, file, text: renderChunk(chunk), chunk, fresh });
+  // A chunk met twice in one call (a transcript holding the same lines twice) is written once: the
+  // later write of an id replaces the earlier, and stays new if that one was.
+  const at = new Map<string, number>();
+  const write = (id: string, file: string, chunk: Chunk, fresh = false) => {
+    const i = at.get(id);
+    const w = { id, file, text: renderChunk(chunk), chunk, fresh: fresh || (i !== undefined && writes[i]?.fresh === true) };
+    if (i === undefined) {
+      at.set(id, writes.length);
+      writes.push(w);
+    } else writes[i] = w;
+  };
   const firstParts = new Map<string, Chunk | undefined>(); // part 1 of a full output, read once per call
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
     // Most chunks are new: an existence check costs less than a failed read (an exception each).
-    const queued = writer?.pending.get(file);
+    const i = at.get(chunk.id);
+    const queued = i !== undefined ? writes[i]?.chunk : writer?.pending.get(file);
     const existing = queued !== undefined || !(writer?.exists(file) ?? pathExists(file)) ? undefined : readTextFile(file);
     const parsed = queued !== undefined ? { ok: true as const, chunk: queued } : existing === undefined ? undefined : parseChunk(existing);
     if (parsed?.ok !== true) {

@@ -112,7 +112,8 @@ function toolChunks(
   ctx: ChunkContext,
 ): Chunk[] {
   const parts = splitText(redactText(withoutTrailingReminder(call.output)), PART_CHARS);
-  const uuids = [call.use?.uuid, call.result?.uuid].filter((u): u is string => u !== undefined);
+  // One uuid when the call and its result share a line (a server tool: web search).
+  const uuids = [...new Set([call.use?.uuid, call.result?.uuid])].filter((u): u is string => u !== undefined);
   const head = { toolUseId: call.toolUseId, name: call.use?.name ?? 'tool', input: call.use?.input, isError: call.isError };
   const meta = { uuids, timestamp: call.result?.timestamp ?? call.use?.timestamp ?? ctx.now, sidechain: call.result?.sidechain === true };
   return parts.map((part, i) => toolPartChunk(head, part, [i + 1, parts.length], meta, ctx));

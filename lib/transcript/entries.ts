@@ -130,10 +130,22 @@ function userEntries(content: unknown, line: Obj, meta: EntryMeta, out: Entry[])
   }
   if (!Array.isArray(content)) return;
   let texts = 0;
+  let docs = 0;
   for (const block of content) {
     if (!isObj(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') out.push({ ...meta, kind: 'user-text', text: block.text, meta: isMeta, ...blockNo(texts++) });
-    else if (block.type === 'tool_result') {
+    else if (block.type === 'document' && isObj(block.source) && block.source.type === 'text' && typeof block.source.data === 'string') {
+      // A plain-text document the user attached: its text, under its title.
+      // Numbered apart from the text blocks (whose chunk ids stay what they were): 1000 and up.
+      const title = str(block.title);
+      out.push({
+        ...meta,
+        kind: 'user-text',
+        text: title === undefined ? block.source.data : `${title}\n\n${block.source.data}`,
+        meta: isMeta,
+        block: 1000 + docs++,
+      });
+    } else if (block.type === 'tool_result') {
       out.push({
         ...meta,
         kind: 'tool-result',
@@ -160,8 +172,27 @@ function assistantEntries(content: unknown, messageId: string | undefined, meta:
     else if (block.type === 'thinking' && typeof block.thinking === 'string') out.push({ ...meta, kind: 'thinking', text: block.thinking });
     else if ((block.type === 'tool_use' || block.type === 'server_tool_use') && typeof block.name === 'string') {
       out.push({ ...meta, kind: 'tool-use', id: str(block.id) ?? '', name: block.name, input: block.input, messageId });
+    } else if (typeof block.type === 'string' && block.type.endsWith('_tool_result') && typeof block.tool_use_id === 'string') {
+      // A server tool's result (web_search_tool_result, web_fetch_tool_result…) comes in the same
+      // assistant message as its call: it closes the call as a user line's tool_result would.
+      const isError = isObj(block.content) && typeof block.content.type === 'string' && block.content.type.endsWith('_error');
+      out.push({ ...meta, kind: 'tool-result', toolUseId: block.tool_use_id, text: serverResultText(block.content), isError, structured: undefined });
     }
   }
+}
+
+/** A server tool result as text: each result's title and address (web search), or its text. */
+function serverResultText(content: unknown): string {
+  if (!Array.isArray(content)) return isObj(content) ? (str(content.error_code) ?? textOf([content])) : textOf(content);
+  const lines: string[] = [];
+  for (const item of content) {
+    if (!isObj(item)) continue;
+    const title = str(item.title);
+    const url = str(item.url);
+    if (title !== undefined || url !== undefined) lines.push([title, url].filter((x) => x !== undefined).join(' — '));
+    else if (typeof item.text === 'string') lines.push(item.text);
+  }
+  return lines.join('\n');
 }
 
 /** The block number of a line's second and later text blocks; the first has none (its chunk id predates them). */

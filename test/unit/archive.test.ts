@@ -141,6 +141,19 @@ describe('ctxl ingest', () => {
     expect(catalogIds(t.data, sid)).toHaveLength(first.chunksTotal); // the second run listed nothing again
   });
 
+  it('a transcript holding its lines twice is archived once: added counts each chunk once, listed once', () => {
+    const t = sandbox();
+    const sid = transcriptLines(CRUD).find((l) => typeof l.sessionId === 'string')?.sessionId as string;
+    const twice = join(t.home, 'twice.jsonl');
+    const text = readFileSync(CRUD, 'utf8');
+    writeFileSync(twice, `${text}${text.endsWith('\n') ? '' : '\n'}${text}`);
+    const r = t.ingest(twice);
+    const files = listFiles(join(t.data, 'sessions', sid, 'archived'));
+    expect(r.chunksAdded).toBe(files.length);
+    expect(r.chunksTotal).toBe(files.length);
+    expect(catalogIds(t.data, sid)).toHaveLength(files.length);
+  });
+
   it('exits non-zero with a one-line error for a file that does not exist', () => {
     const t = sandbox();
     const r = t.cli('ingest', join(t.home, 'missing.jsonl'), '--json');
@@ -400,6 +413,56 @@ describe('entry shapes real transcripts hold', () => {
     expect(read?.text).not.toContain('malware');
     expect(tools.find((c) => c.tool === 'Bash')?.text).toContain('✓ parser works (3 ms)');
     for (const c of tools) expect(c.text).not.toContain('\x1b');
+  });
+
+  it('archives a server tool call with its result from the same message, and a text document the user attached', () => {
+    const t = sandbox();
+    const file = write(t, [
+      line({
+        type: 'user',
+        uuid: 'u-1',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'document', title: 'notes.txt', source: { type: 'text', media_type: 'text/plain', data: 'The pangolin release ships on Friday.' } },
+            { type: 'text', text: 'look up the quokka protocol' },
+          ],
+        },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a-1',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          content: [
+            { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'quokka protocol spec' } },
+            {
+              type: 'web_search_tool_result',
+              tool_use_id: 'srvtoolu_1',
+              content: [
+                { type: 'web_search_result', title: 'Quokka Protocol 2.0', url: 'https://example.org/quokka', encrypted_content: 'EqAbCd', page_age: '2 days' },
+                { type: 'web_search_result', title: 'Quokka FAQ', url: 'https://example.org/faq', encrypted_content: 'EqEfGh' },
+              ],
+            },
+            { type: 'text', text: 'The spec is version 2.0.' },
+          ],
+        },
+      }),
+    ]);
+    t.ingest(file);
+    const chunks = readChunks(t.data, SID);
+    const search = chunks.find((c) => c.type === 'tool');
+    expect(search?.tool).toBe('web_search');
+    expect(search?.text).toContain('quokka protocol spec');
+    expect(search?.text).toContain('Quokka Protocol 2.0 — https://example.org/quokka');
+    expect(search?.text).not.toContain('EqAbCd');
+    expect(search?.sourceUuids).toEqual(['a-1']);
+    const users = chunks.filter((c) => c.type === 'user').map((c) => c.text);
+    expect(users.sort()).toEqual(['look up the quokka protocol', 'notes.txt\n\nThe pangolin release ships on Friday.']);
+    // The text block keeps the id it had before documents were archived: the uuid alone.
+    expect(chunks.find((c) => c.text === 'look up the quokka protocol')?.sourceUuids).toEqual(['u-1']);
+    expect(t.ingest(file).chunksAdded).toBe(0);
   });
 });
 
