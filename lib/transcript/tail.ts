@@ -2,7 +2,7 @@
 // long after the last Stop saved a cursor. Reads backwards block by block to the last main-thread
 // assistant usage (or compaction boundary), then folds only the lines after it. A turn's tool results
 // and the client's attachments sit between two usages, so this reads kilobytes, not the file.
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { type ContextState, emptyContext, foldContext } from './context-size.ts';
 import { parseLine } from './entries.ts';
 
@@ -10,17 +10,18 @@ const BLOCK = 64 * 1024;
 /** Give up past this much tail: the caller falls back to what the last Stop measured. */
 export const TAIL_MAX_BYTES = 8 * 1024 * 1024;
 
+// Synchronous reads: node:fs/promises would cost the hook more to load than this reads.
 export async function contextAtEnd(path: string, maxBytes = TAIL_MAX_BYTES): Promise<ContextState | undefined> {
-  const handle = await open(path, 'r');
+  const fd = openSync(path, 'r');
   try {
-    const size = (await handle.stat()).size;
+    const size = fstatSync(fd).size;
     let start = size;
     let tail = Buffer.alloc(0);
     while (start > 0 && size - start < maxBytes) {
       // Doubling the read keeps the re-splitting of the tail linear in what is read.
       const from = Math.max(0, start - Math.max(BLOCK, size - start));
       const block = Buffer.allocUnsafe(start - from);
-      await handle.read(block, 0, block.length, from);
+      readFull(fd, block, from);
       tail = Buffer.concat([block, tail]);
       start = from;
       const lines = tail.toString('utf8').split('\n');
@@ -38,7 +39,19 @@ export async function contextAtEnd(path: string, maxBytes = TAIL_MAX_BYTES): Pro
     }
     return undefined;
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+/** Fill `block` from `position` (a read may return less than asked); zeros past a file that shrank. */
+function readFull(fd: number, block: Buffer, position: number): void {
+  for (let done = 0; done < block.length; ) {
+    const n = readSync(fd, block, done, block.length - done, position + done);
+    if (n === 0) {
+      block.fill(0, done);
+      return;
+    }
+    done += n;
   }
 }
 
