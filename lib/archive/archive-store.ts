@@ -93,7 +93,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       continue;
     }
     const old = parsed.chunk;
-    if (replace === true && chunk.text !== old.text) {
+    if (replace === true && (chunk.text !== old.text || chunk.tool !== old.tool)) {
       write(chunk.id, file, chunk);
       result.updated += 1;
       continue;

@@ -72,6 +72,14 @@ function looksRandom(value: string): boolean {
 
 const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(value);
 
+/** mysql (or mysqldump…) as a command, up to its `-p`, within one command of a line. */
+const MYSQL_P = '(?:^|[\\s|;&(])(?:mysql|mariadb)(?:dump|admin|import|sh|check|-dump|-admin|-import)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t]-p';
+/** A flag whose name ends in a secret's, with its `=` or space: `--password `, `--db-token=`, `-pass `. */
+const FLAG =
+  '(?:^|[ \\t])--?(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?)(?:=|[ \\t]{1,5})';
+/** A flag's unquoted value that is a secret: a literal, not a number (--max-token 4096), a path, a FLAG or a key=value spec. */
+const flagValue = (v: string) => isLiteral(v) && !/^\d+$/.test(v) && !/^[A-Z_]{2,}$/.test(v) && !/^[~.]{0,2}\//.test(v) && !/^[A-Za-z_]{1,20}=/.test(v);
+
 const RULES: Rule[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g, hints: ['PRIVATE KEY'] },
   { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g, hints: ['sk-ant-'] },
@@ -88,18 +96,28 @@ const RULES: Rule[] = [
   { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g, hints: ['_live_', '_test_'] },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, hints: ['npm_'] },
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,100}\b/g, hints: ['hf_'] },
-  // mysql -pSECRET (the password glued to -p; a bare -p prompts for it)
-  { kind: 'password', pattern: /\b(mysql(?:dump|admin|import|sh|check)?\b[^\n]{0,300}?[ \t]-p)([^\s'"-][^\s'"]{0,199})/g, group: 2, hints: ['mysql'] },
+  // mysql -pSECRET, -p'SECRET' (glued to -p; a bare -p prompts for it): mysql as the command, and
+  // -p its option (not /usr/include/mysql … -pthread, not some-mysql -p3306:3306).
+  { kind: 'password', pattern: new RegExp(`(${MYSQL_P}(["']))([^"'\\n]{1,200})(\\2)`, 'g'), group: 3, hints: ['mysql', 'mariadb'] },
+  { kind: 'password', pattern: new RegExp(`(${MYSQL_P})([^\\s'"-][^\\s'"]{0,199})`, 'g'), group: 2, hints: ['mysql', 'mariadb'] },
+  // curl -u user:SECRET
+  {
+    kind: 'password',
+    pattern: /((?:^|[\s|;&(])curl(?:[ \t][^\n|;&]{0,300}?)?[ \t](?:-u|--user)[ \t]{1,5}["']?[^\s:"']{1,100}:)([^\s"']{3,200})/g,
+    group: 2,
+    hints: ['curl'],
+  },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g, hints: ['eyJ'] },
   // scheme://[user]:password@host
   { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2, hints: ['://'] },
   { kind: 'bearer-token', pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2, hints: ['Bearer', 'Token'] },
-  // NAME=value alone on a line (.env files, shell exports, either seen through Read or Grep): any literal value.
+  // NAME=value alone on a line (.env files, shell exports, either seen through Read or Grep): any
+  // literal value, but not a keyword argument of a call (`password=password,`).
   {
     kind: 'secret',
     pattern: new RegExp(`^(${LINE_PREFIX}[ \\t]{0,20}(?:export[ \\t]{1,5})?${NAME}=["']?)([^\\s"'\\n]{1,500})`, 'gim'),
     group: 2,
-    accept: isLiteral,
+    accept: (v) => isLiteral(v) && !/[,;()]$/.test(v),
     named: true,
   },
   // ?api_key=value&…
@@ -112,14 +130,10 @@ const RULES: Rule[] = [
     accept: isLiteral,
     named: true,
   },
-  // --password VALUE, --token=VALUE: a command line's flag, the next word a literal.
-  {
-    kind: 'secret',
-    pattern: new RegExp(`((?:^|[ \\t])--?${NAME}(?:=|[ \\t]{1,5})(["']?))([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'),
-    group: 3,
-    accept: (v) => isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/^[~.]{0,2}\//.test(v), // not a FLAG's placeholder, not a path (--password-file /run/x)
-    named: true,
-  },
+  // --password VALUE, --token=VALUE, --db-pass "two words": a flag whose name ends in a secret's
+  // (not --password-stdin, --token-limit, --pass-through), the next word a literal.
+  { kind: 'secret', pattern: new RegExp(`(${FLAG}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'), group: 3, accept: isLiteral, named: true },
+  { kind: 'secret', pattern: new RegExp(`(${FLAG})([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'), group: 2, accept: flagValue, named: true },
   // name: value / name = value / --name=value, unquoted: only values that look random.
   {
     kind: 'secret',

@@ -2,20 +2,21 @@
 // exactly the code the hooks use.
 import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { catalogFile, listChunkIds, readChunk, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
+import { archiveDir, catalogFile, listChunkIds, readChunk, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
+import { toolPartId } from '../archive/chunker.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { chunkHash } from '../archive/hash.ts';
 import { refreshIndex } from '../index/refresh.ts';
 import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-client.ts';
-import { catchUpWithPhase } from '../phase/ledgers.ts';
+import { catchUpWithPhase, phaseAt } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { replayPhases } from '../phase/replay.ts';
 import { archiveStats } from '../recall/recall.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { thisProcess } from '../runtime/lock.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
-import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { findProjectRoot, listDir, pathExists, readTextFile, removePath, renamePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, cursorFile, readSession, rearchiveSession, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
 import { type ArchiveJob, archiveFile, archiveSpooled, archiveTranscriptLine, claimJobs, ownedJob, type PartWriter } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
@@ -175,8 +176,9 @@ async function ingestEach(
       if (bytes >= WRITER_MIN_BYTES && known.size > 0) await refresh();
       // A file where no line names a session is no transcript (a stray .json, a file of bookkeeping
       // lines only): said, and no session is made up for it.
+      // Only a file read whole can be told apart so: a transcript may open with a long pasted prompt.
       const identity = transcriptIdentity(file);
-      if (identity.sessionId === undefined) {
+      if (identity.sessionId === undefined && (statSafe(file)?.size ?? 0) <= IDENTITY_SCAN_BYTES) {
         if (files.length === 1) throw new UsageError(`not a Claude Code transcript (no line names a session): ${file}`);
         cli.log.info(`ingest: ${file} has no line that names a session; skipped`);
         continue;
@@ -313,8 +315,9 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
 /**
  * Damaged chunk files come back from their session's transcript while it is there: the session is
  * archived again from its first line (each chunk is keyed by its content, so the sound ones are
- * found as they are). A part of a large output the transcript holds only as a stub or preview
- * cannot come back that way. Returns how many are sound again.
+ * found as they are), each chunk tagged with the phase its time falls in. A part of a large output
+ * that the transcript holds only as a stub or a preview cannot come back that way: the damaged file
+ * is put back as it was (and counted). Returns how many are sound again.
  */
 async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<string>>): Promise<number> {
   let restored = 0;
@@ -331,20 +334,56 @@ async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<
       now: () => cli.now,
       project: { root: record?.projectRoot ?? findProjectRoot(record?.cwd ?? process.cwd()).root },
     };
+    const dir = archiveDir(cli.store, sessionId);
+    const aside = (id: string) => join(dir, `${id}.md.damaged`);
+    for (const id of ids) move(join(dir, `${id}.md`), aside(id));
+    const spans = readPhaseFile(cli.store, sessionId, cli.log, cli.now)?.tracker.spans ?? [];
+    const tag = (chunk: Chunk) => {
+      const span = spans.length === 0 ? undefined : phaseAt(spans, chunk.timestamp, chunk.type === 'user');
+      if (span !== undefined) chunk.phase = span.phase;
+    };
     try {
-      await rearchiveSession(env, sessionId, transcript);
+      await rearchiveSession(env, sessionId, transcript, tag);
     } catch (error) {
       cli.log.warn(`reindex: could not archive session ${sessionId} again to restore its damaged chunks`, error);
-      continue;
     }
-    const sound = [...ids].filter((id) => readChunk(cli.store, sessionId, id)?.ok === true).length;
+    let sound = 0;
+    for (const id of ids) {
+      if (restoredWhole(cli, sessionId, id)) {
+        sound += 1;
+        removePath(aside(id));
+      } else move(aside(id), join(dir, `${id}.md`));
+    }
     restored += sound;
     if (sound < ids.size)
       cli.log.warn(
-        `reindex: ${ids.size - sound} damaged chunk(s) of session ${sessionId} are not in its transcript (parts of a large output); left as they are`,
+        `reindex: ${ids.size - sound} damaged chunk(s) of session ${sessionId} are not in its transcript whole (parts of a large output); left as they were`,
       );
   }
   return restored;
+}
+
+/** A rename that a file removed meanwhile does not fail. */
+function move(from: string, to: string): void {
+  try {
+    renamePath(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * Whether a chunk written again from the transcript is the chunk that was damaged: not when the
+ * archive holds more parts of its output than this copy counts (the transcript held a stub or a
+ * preview of an output archived whole).
+ */
+function restoredWhole(cli: CliEnv, sessionId: string, id: string): boolean {
+  const read = readChunk(cli.store, sessionId, id);
+  if (read?.ok !== true) return false;
+  const c = read.chunk;
+  if (c.type !== 'tool' || c.toolUseId === undefined) return true;
+  const beyond = toolPartId(chunkHash, sessionId, c.toolUseId, c.part?.[1] ?? 1);
+  return !pathExists(join(archiveDir(cli.store, sessionId), `${beyond}.md`));
 }
 
 /** How long a job waits for a session a transcript pass is archiving (Stop's own deadline is shorter). */
@@ -412,8 +451,9 @@ export async function runJob(cli: CliEnv, file: string): Promise<number | undefi
   if (job.kind === 'transcript-line') {
     // Written as the transcript pass writes, under the same lock.
     const sessionId = job.sessionId;
-    const write = async (chunks: Chunk[]) => {
-      const added = await env.store.withLock(cursorFile(env.store, sessionId), () => writeChunks(env.store, sessionId, chunks, { hash: chunkHash }).added, {
+    const write = async (chunks: Chunk[], replace?: boolean) => {
+      const options = replace === true ? { hash: chunkHash, replace } : { hash: chunkHash };
+      const added = await env.store.withLock(cursorFile(env.store, sessionId), () => writeChunks(env.store, sessionId, chunks, options).added, {
         waitMs: JOB_LOCK_WAIT_MS,
       });
       if (added === undefined)

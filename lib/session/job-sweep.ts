@@ -18,8 +18,9 @@ export function anyJobs(store: SessionEnv['store']): boolean {
 export async function sweepJobs(env: SessionEnv, cliPath: string): Promise<boolean> {
   if (!anyJobs(env.store)) return false;
   try {
-    // The heap a Read or spooled text job needs (spawnJob gives the same); a file job reads part by part.
-    await spawnDetached(process.execPath, ['--max-old-space-size=192', '--max-semi-space-size=4', cliPath, 'run-jobs'], process.env);
+    // The largest heap a job is given (spawnJob): a transcript line's job parses up to 256 MB at
+    // once. A limit, not a reservation: a file job still reads part by part.
+    await spawnDetached(process.execPath, ['--max-old-space-size=1024', '--max-semi-space-size=4', cliPath, 'run-jobs'], process.env);
   } catch (error) {
     env.log.warn('could not start ctxl run-jobs for the waiting archive jobs', error);
     return false;

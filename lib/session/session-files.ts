@@ -338,7 +338,7 @@ export async function catchUpSession(
  * chunk files. A damaged file is written afresh, the others are found as they are. The passes use
  * cursors of their own, removed after. Returns what the passes wrote.
  */
-export async function rearchiveSession(env: SessionEnv, sessionId: string, transcriptPath: string): Promise<WriteResult> {
+export async function rearchiveSession(env: SessionEnv, sessionId: string, transcriptPath: string, onChunk?: (chunk: Chunk) => void): Promise<WriteResult> {
   const passes = [
     { file: transcriptPath, cursorName: 'restore-cursor.json' },
     ...subagentTranscripts(transcriptPath, sessionId).map((a) => ({ file: a.file, cursorName: `restore-${a.cursorName}` })),
@@ -348,7 +348,12 @@ export async function rearchiveSession(env: SessionEnv, sessionId: string, trans
     const file = env.store.path('sessions', sessionId, pass.cursorName);
     removePath(file); // one a killed restore left: from the first line again
     try {
-      const r = await advanceSessionCursor(env, sessionId, pass.file, { cursorName: pass.cursorName });
+      const r = await advanceSessionCursor(
+        env,
+        sessionId,
+        pass.file,
+        onChunk === undefined ? { cursorName: pass.cursorName } : { cursorName: pass.cursorName, onChunk },
+      );
       if (r === undefined) continue;
       total.added += r.archived.added;
       total.updated += r.archived.updated;

@@ -28,6 +28,7 @@ import { spawnDetached } from '../runtime/detached.ts';
 import { processGone, thisProcess } from '../runtime/lock.ts';
 import { listDir, openRangeReader, pathExists, readTextFile, removePath, renamePath, statSafe } from '../runtime/store.ts';
 import { parseLine } from '../transcript/entries.ts';
+import { scanLines } from '../transcript/lines.ts';
 import type { SessionEnv } from './session-files.ts';
 
 /** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
@@ -309,11 +310,21 @@ export function queueOversizeLine(
   env.log.warn(`transcript ${line.transcript}: the ${mb} MB line at byte ${line.start} is too long to read in a pass; queued for archiving`);
 }
 
+/** How many lines after a long line a job reads to find the results of the calls that line opened. */
+const FOLLOW_LINES = 200;
+
 /**
- * Archive a transcript line too long for a pass, as the pass would have (see LineJob). Returns the
- * chunks `write` added; undefined when the line is no longer there (the transcript was rewritten).
+ * Archive a transcript line too long for a pass, as the pass would have (see LineJob). A call the
+ * line opens (a Write carrying a big file) has its result on a later line, which the pass archived
+ * without the call: the job reads on until those results and writes their chunks again, with the
+ * call (`write(chunks, true)` replaces). Returns the chunks `write` added; undefined when the line
+ * is no longer there (the transcript was rewritten).
  */
-export async function archiveTranscriptLine(env: SessionEnv, job: LineJob, write: (chunks: Chunk[]) => Promise<number>): Promise<number | undefined> {
+export async function archiveTranscriptLine(
+  env: SessionEnv,
+  job: LineJob,
+  write: (chunks: Chunk[], replace?: boolean) => Promise<number>,
+): Promise<number | undefined> {
   const source = openRangeReader(job.transcript);
   if (source === undefined) return undefined;
   let bytes: Buffer;
@@ -325,9 +336,29 @@ export async function archiveTranscriptLine(env: SessionEnv, job: LineJob, write
   }
   const parsed = parseLine(bytes.toString('utf8'));
   if (parsed === undefined) return undefined;
+  const context = chunkContext(env, job.sessionId, job.phase, chunkHash);
   const state: ChunkerState = { pending: { ...job.pending } };
-  const chunks = chunksFromEntries(parsed.entries, state, chunkContext(env, job.sessionId, job.phase, chunkHash));
-  return chunks.length === 0 ? 0 : await write(chunks);
+  const chunks = chunksFromEntries(parsed.entries, state, context);
+  let added = chunks.length === 0 ? 0 : await write(chunks);
+  const opened = new Set(Object.keys(state.pending).filter((id) => job.pending[id] === undefined));
+  if (opened.size === 0) return added;
+  const anchor = bytes.subarray(Math.max(0, bytes.length - 48)).toString('base64');
+  const scan = await scanLines(job.transcript, { offset: job.end, anchor }, { maxLineBytes: LINE_JOB_MAX_BYTES });
+  if (scan.reset !== undefined) return added;
+  let seen = 0;
+  for await (const batch of scan.lines) {
+    for (const raw of batch) {
+      if (opened.size === 0 || seen++ >= FOLLOW_LINES) return added;
+      const line = raw.text === undefined ? undefined : parseLine(raw.text);
+      if (line === undefined) continue;
+      const results = line.entries.filter((e) => e.kind === 'tool-result' && opened.has(e.toolUseId));
+      if (results.length === 0) continue;
+      for (const e of results) if (e.kind === 'tool-result') opened.delete(e.toolUseId);
+      const theirs = chunksFromEntries(results, state, context);
+      if (theirs.length > 0) added += await write(theirs, true);
+    }
+  }
+  return added;
 }
 
 /** A job untouched this long is taken for dead (its process crashed or never started). */
@@ -386,7 +417,14 @@ export function claimJobs(env: SessionEnv, sessionId?: string): Array<{ file: st
     try {
       job = JSON.parse(readTextFile(file) ?? '') as ArchiveJob;
     } catch {
-      continue; // the job process may be removing it right now
+      // Being replaced right now (writes are atomic renames, so rarely), or damaged: a file still
+      // unreadable a minute after its last change is set aside, or every SessionStart would start
+      // `ctxl run-jobs` for it.
+      if (age >= STALE_JOB_MS && pathExists(file)) {
+        renamePath(file, `${file}.bad-${env.now().toISOString().replace(/[:.]/g, '-')}`);
+        env.log.warn(`archive job ${file} is not readable JSON; set aside`);
+      }
+      continue;
     }
     if (!jobNeedsStart(job, age)) continue;
     const attempts = (job.attempts ?? 0) + 1;

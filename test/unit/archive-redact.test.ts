@@ -156,6 +156,16 @@ const POSITIVES: Positive[] = [
   { name: 'mysql password glued to -p', text: 'mysql -u root -pMysqlInl1nePw app_db < dump.sql', secrets: ['MysqlInl1nePw'], kind: 'password' },
   { name: 'a --password flag with a space', text: 'psql --host db --password FlagPassw0rd55 -c "select 1"', secrets: ['FlagPassw0rd55'], kind: 'secret' },
   { name: 'a --token= flag', text: 'deploy --token=plainwordtoken --env prod', secrets: ['plainwordtoken'], kind: 'secret' },
+  { name: 'mysql password quoted after -p', text: "mysql -u root -p'S3cr3tPw!' shop", secrets: ['S3cr3tPw!'], kind: 'password' },
+  { name: 'mysql password as the first option', text: 'mysql -pS3cr3tPw db', secrets: ['S3cr3tPw'], kind: 'password' },
+  { name: 'mariadb password after -p', text: 'mariadb -uroot -pMaria99pw shop', secrets: ['Maria99pw'], kind: 'password' },
+  { name: 'curl basic auth', text: 'curl -u admin:Curl3dPw https://example.org/api', secrets: ['Curl3dPw'], kind: 'password' },
+  {
+    name: 'a quoted flag value with spaces',
+    text: 'cli --token "S3cr3t Pw with space" --verbose',
+    secrets: ['S3cr3t Pw with space', 'Pw with space'],
+    kind: 'secret',
+  },
 ];
 
 const npmIntegrity = 'sha512-Gx7Ai6T3zT1hpFfL6rKvmLm+Vuc0nHv1Yc4bC3Rz1NmWQq8EJFkLu7q1k3VbD8FyGUb2v0LlYbZkwEGo/fF7aQ==';
@@ -211,6 +221,18 @@ const NEGATIVES: Array<[string, string]> = [
   ['password file flag', 'docker login --password-stdin && app --password-file /run/secrets/db'],
   ['Grep of code that reads a password', 'src/db.ts:12:const password = process.env.DB_PASSWORD;\nsrc/db.ts:13:connect({ password });'],
   ['Read of code with a type', '    7→  password: string;\n    8→  token?: string;'],
+  ['keyword arguments read through a tool', '    41→        host=host,\n    42→        password=password,\nsrc/client.py:42:        api_key=api_key,'],
+  ['plain keyword arguments', 'conn = connect(\n    password=password,\n    token=token,\n)'],
+  ['mysql in a path, then -pthread', 'gcc -o app app.c -I/usr/include/mysql -pthread -lmysqlclient'],
+  ['find in a mysql folder', "find /var/lib/mysql -path '*/tmp' -prune"],
+  ['a mysql container port', 'docker run --name some-mysql -p3306:3306 -d mysql:8'],
+  ['tar after a mysql path', 'sudo cp -r /etc/mysql /backup && tar -pczf mysql.tgz /backup'],
+  [
+    'flags named after tokens or passwords that take no secret',
+    'python train.py --token-limit 4096 --max-token 4096 && docker login --password-stdin myregistry.azurecr.io',
+  ],
+  ['docker build secret spec', 'docker build --secret id=npmrc,src=.npmrc .'],
+  ['pytest pass-through flag', 'uv run pytest --pass-through verbose'],
 ];
 
 describe('redact: true secrets are removed with the right marker', () => {

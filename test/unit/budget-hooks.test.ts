@@ -116,6 +116,27 @@ describe('PostToolUse: stubs from L0→L1 on', () => {
     noProblems(t);
   });
 
+  it('ctxl reindex does not put the stub in place of a damaged part of the full output: it is left as it was, counted', () => {
+    const t = session();
+    t.prompt('Show me the build log.');
+    t.fill(65);
+    const output = textOfSize(40_000);
+    const { id } = t.post('Bash', { command: 'cat build.log' }, bash(output));
+    t.say('The build log shows nothing unusual.');
+    t.stop();
+    const parts = t.toolParts(id);
+    expect(parts.length).toBeGreaterThan(2);
+    const dir = join(t.sessionDir, 'archived');
+    const first = join(dir, `${parts[0]?.id}.md`);
+    const damaged = readFileSync(first, 'utf8').slice(0, 50);
+    writeFileSync(first, damaged);
+    const r = runCli(['reindex', '--all', '--json'], t.env, t.project);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ damaged: 1, restored: 0 });
+    expect(readFileSync(first, 'utf8')).toBe(damaged);
+    expect(readdirSync(dir).filter((n) => !n.endsWith('.md'))).toEqual([]);
+  });
+
   it('a Grep output the client would persist itself (over 20,000 characters) is not stubbed', () => {
     const t = session();
     t.prompt('Find the handlers.');
@@ -1382,6 +1403,35 @@ describe('archive jobs of stubbed outputs', () => {
       .find((c) => c.includes('kestrelmarble'));
     expect(hit).toMatch(/sourceUuids: \["a-big-1","r-big-1"\]/);
   }, 60_000);
+
+  it('a job file that is not JSON is set aside once it is a minute old, so SessionStart stops starting run-jobs for it', async () => {
+    const t = session();
+    t.prompt('Hello.');
+    t.stop();
+    const jobs = join(t.data, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    const file = join(jobs, `${t.sid}-toolu_torn.json`);
+    writeFileSync(file, '{"version":1,"kind":"tool-te');
+    age(file, 5 * 60_000);
+    const start = () =>
+      runHookSync(
+        'session-start',
+        JSON.stringify({ session_id: t.sid, transcript_path: t.transcript, cwd: t.project, hook_event_name: 'SessionStart', source: 'resume' }),
+        { ...t.env, CTXL_LOG_LEVEL: 'info' },
+        { cwd: t.project },
+      );
+    expect(start().status).toBe(0);
+    expect(await waitFor(() => !existsSync(file))).toBe(true);
+    expect(readdirSync(jobs).filter((n) => n.startsWith(`${t.sid}-toolu_torn.json.bad-`))).toHaveLength(1);
+    const log = () => readFileSync(join(t.data, 'logs', 'ctxl.log'), 'utf8');
+    const started = () =>
+      log()
+        .split('\n')
+        .filter((l) => l.includes('started ctxl run-jobs')).length;
+    const before = started();
+    expect(start().status).toBe(0);
+    expect(started()).toBe(before);
+  });
 
   it('SessionStart starts nothing when no job waits', () => {
     const t = session();

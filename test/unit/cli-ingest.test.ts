@@ -109,6 +109,77 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(existsSync(join(t.data, 'jobs')) ? readdirSync(join(t.data, 'jobs')) : []).toEqual([]);
   }, 60_000);
 
+  it('a call on a line too long for a pass (a Write of a 17 MB file): its result, on the next line, is archived with it', async () => {
+    const t = setup();
+    const sid = '5e2f3a4b-6c7d-4e8f-9a0b-1c2d3e4f5a6b';
+    const base = { sessionId: sid, cwd: t.project, version: '2.1.332', isSidechain: false, userType: 'external', timestamp: '2026-11-01T09:00:00.000Z' };
+    const target = join(t.project, 'fixtures', 'big.json');
+    const content = `[${Array.from({ length: 520_000 }, (_, i) => `{"id":${i},"name":"row ${i}"}`).join(',')}]`;
+    expect(content.length).toBeGreaterThan(16 * 2 ** 20);
+    const entries = [
+      { ...base, type: 'user', uuid: 'u-1', parentUuid: null, message: { role: 'user', content: 'Write the fixture file.' } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a-1',
+        parentUuid: 'u-1',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id: 'toolu_write_big', name: 'Write', input: { file_path: target, content } }],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'r-1',
+        parentUuid: 'a-1',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_write_big', content: `File created successfully at: ${target}` }] },
+      },
+    ];
+    const file = join(t.project, '..', `${sid}.jsonl`);
+    writeFileSync(file, `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    await ingestFiles(t.cli, [file], { cwd: t.project });
+    const dir = join(t.data, 'sessions', sid, 'archived');
+    const tool = readdirSync(dir)
+      .map((name) => readFileSync(join(dir, name), 'utf8'))
+      .filter((c) => c.includes('type: "tool"'));
+    expect(tool).toHaveLength(1);
+    expect(tool[0]).toMatch(/tool: "Write"/);
+    expect(tool[0]).toContain(JSON.stringify(target));
+    expect(tool[0]).toMatch(/sourceUuids: \["a-1","r-1"\]/);
+    expect(tool[0]).toContain('File created successfully');
+  }, 60_000);
+
+  it('a transcript that opens with a prompt longer than the identity scan (5 MB pasted) is still a transcript', async () => {
+    const t = setup();
+    const sid = '4d2e3f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a';
+    const base = { sessionId: sid, cwd: t.project, version: '2.1.332', isSidechain: false, userType: 'external', timestamp: '2026-11-01T09:00:00.000Z' };
+    const pasted = `here is the log:\n${'2026-11-01 09:00:00 INFO worker idle\n'.repeat(150_000)}what is wrong?`;
+    expect(pasted.length).toBeGreaterThan(5_000_000);
+    const file = join(t.project, '..', `${sid}.jsonl`);
+    writeFileSync(
+      file,
+      `${[
+        { ...base, type: 'user', uuid: 'u-1', parentUuid: null, message: { role: 'user', content: pasted } },
+        {
+          ...base,
+          type: 'assistant',
+          uuid: 'a-1',
+          parentUuid: 'u-1',
+          message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'The worker never wakes.' }] },
+        },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\n')}\n`,
+    );
+    const { summary } = await ingestFiles(t.cli, [file], { cwd: t.project });
+    expect(summary.sessions).toBe(1);
+    expect(summary.chunksAdded).toBeGreaterThan(1);
+    expect(readdirSync(join(t.data, 'sessions'))).toEqual([sid]);
+  }, 30_000);
+
   it('several transcripts: the index is brought up to date once, at the end, with every chunk of every session', async () => {
     const t = setup();
     const files = [

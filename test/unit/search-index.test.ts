@@ -1634,7 +1634,8 @@ describe('the CLI as concurrent processes', () => {
     mkdirSync(proj);
     const env = baseEnv(root, { CTXL_HOME: data });
     const transcript = fixturePath('tomjnsn__agentlogs/crud.jsonl');
-    const ingest = runCli(['ingest', transcript, '--cwd', proj, '--json'], env, root);
+    // With its phases replayed: a restored chunk carries the phase it was said in.
+    const ingest = runCli(['ingest', transcript, '--cwd', proj, '--ledgers', '--json'], env, root);
     expect(ingest.status, ingest.stderr).toBe(0);
     const recallAll = () =>
       [['joke'], ['todo', 'file'], ['delete']].map((q) => {
@@ -1647,8 +1648,11 @@ describe('the CLI as concurrent processes', () => {
     const dir = join(data, 'sessions', sid as string, 'archived');
     const cursor = readFileSync(join(data, 'sessions', sid as string, 'cursor.json'), 'utf8');
     const ids = chunkIdsOnDisk(data);
-    const victims = [ids[0], ids[Math.floor(ids.length / 2)]] as string[];
+    // Chunks of the transcript (a ledger chunk is written from the phases, not the transcript).
+    const fromTranscript = ids.filter((id) => !readFileSync(join(dir, `${id}.md`), 'utf8').includes('type: "ledger"'));
+    const victims = [fromTranscript[0], fromTranscript[Math.floor(fromTranscript.length / 2)]] as string[];
     const sound = victims.map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'));
+    expect(sound.some((text) => /^phase: "(?!unknown")/m.test(text))).toBe(true);
     writeFileSync(join(dir, `${victims[0]}.md`), (sound[0] as string).slice(0, 40)); // cut short
     writeFileSync(join(dir, `${victims[1]}.md`), 'garbage\n\u0000\u0001 not a chunk');
 
