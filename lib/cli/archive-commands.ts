@@ -1,26 +1,23 @@
-// `ctxl ingest`, `ctxl recall`, `ctxl show`, `ctxl reindex`: the archive from the command line, with
-// exactly the code the hooks use.
-import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+// `ctxl ingest`: transcripts into the archive from the command line, with exactly the code the hooks
+// use (reindex-command.ts rebuilds the index, job-commands.ts runs archive jobs).
+import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { archiveDir, catalogFile, listChunkIds, readChunk, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
+import { catalogFile, listChunkIds } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { toolPartId } from '../archive/chunker.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
-import { chunkHash } from '../archive/hash.ts';
 import { refreshIndex } from '../index/refresh.ts';
 import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-client.ts';
-import { catchUpWithPhase, phaseAt } from '../phase/ledgers.ts';
+import { catchUpWithPhase } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { replayPhases } from '../phase/replay.ts';
-import { archiveStats } from '../recall/recall.ts';
 import { loadConfig } from '../runtime/config.ts';
-import { thisProcess } from '../runtime/lock.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
-import { findProjectRoot, listDir, pathExists, readTextFile, removePath, renamePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
-import { catchUpSession, cursorFile, readSession, rearchiveSession, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
-import { type ArchiveJob, archiveFile, archiveSpooled, archiveTranscriptLine, claimJobs, ownedJob, type PartWriter } from '../session/tool-archive.ts';
+import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { catchUpSession, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
+import { claimJobs } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 import type { CliEnv } from './cli-runtime.ts';
+import { runJob } from './job-commands.ts';
 
 export interface IngestSummary {
   sessions: number;
@@ -286,191 +283,3 @@ export function allTranscripts(env: Env): string[] {
  * Rebuild the index from the chunk files. There is one index for the data dir, so it is rebuilt
  * whole; the counts are those of the project asked about (or of all with --all).
  */
-export interface ReindexResult {
-  sessions: number;
-  chunks: number;
-  /** Chunk files found damaged (cut short, overwritten with garbage): skipped by the index. */
-  damaged: number;
-  /** Of those, how many were archived again from their session's transcript. */
-  restored: number;
-}
-
-export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: boolean }): Promise<ReindexResult> {
-  const projectRoot = options.all ? undefined : findProjectRoot(options.cwd).root;
-  const bad = new Map<string, Set<string>>();
-  const onBad = (sessionId: string, id: string) => bad.set(sessionId, (bad.get(sessionId) ?? new Set()).add(id));
-  const done = await refreshIndex(cli.store, cli.log, { rebuild: true, waitMs: 60_000, onBad });
-  if (!done.complete) throw new Error('the index is busy (another process holds its lock); try again');
-  let temps = 0;
-  for (const id of listDir(cli.store.path('sessions'))) temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
-  if (temps > 0) cli.log.info(`reindex: removed ${temps} temporary file(s) left by killed writers`);
-  const restored = await restoreDamaged(cli, bad);
-  if (restored > 0) await refreshIndex(cli.store, cli.log, { waitMs: 60_000 });
-  const { chunks, sessions } = archiveStats(cli.store, cli.log, projectRoot);
-  let damaged = 0;
-  for (const ids of bad.values()) damaged += ids.size;
-  return { sessions, chunks, damaged, restored };
-}
-
-/**
- * Damaged chunk files come back from their session's transcript while it is there: the session is
- * archived again from its first line (each chunk is keyed by its content, so the sound ones are
- * found as they are), each chunk tagged with the phase its time falls in. A part of a large output
- * that the transcript holds only as a stub or a preview cannot come back that way: the damaged file
- * is put back as it was (and counted). Returns how many are sound again.
- */
-async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<string>>): Promise<number> {
-  let restored = 0;
-  for (const [sessionId, ids] of bad) {
-    const record = readSession(cli.store, sessionId, cli.log, cli.now);
-    const transcript = record?.transcriptPath;
-    if (transcript === undefined || statSafe(transcript)?.isFile() !== true) {
-      cli.log.warn(`reindex: ${ids.size} damaged chunk(s) of session ${sessionId} cannot be restored: its transcript is gone`);
-      continue;
-    }
-    const env: SessionEnv = {
-      store: cli.store,
-      log: cli.log,
-      now: () => cli.now,
-      project: { root: record?.projectRoot ?? findProjectRoot(record?.cwd ?? process.cwd()).root },
-    };
-    const dir = archiveDir(cli.store, sessionId);
-    const aside = (id: string) => join(dir, `${id}.md.damaged`);
-    for (const id of ids) move(join(dir, `${id}.md`), aside(id));
-    const spans = readPhaseFile(cli.store, sessionId, cli.log, cli.now)?.tracker.spans ?? [];
-    const tag = (chunk: Chunk) => {
-      const span = spans.length === 0 ? undefined : phaseAt(spans, chunk.timestamp, chunk.type === 'user');
-      if (span !== undefined) chunk.phase = span.phase;
-    };
-    try {
-      await rearchiveSession(env, sessionId, transcript, tag);
-    } catch (error) {
-      cli.log.warn(`reindex: could not archive session ${sessionId} again to restore its damaged chunks`, error);
-    }
-    let sound = 0;
-    for (const id of ids) {
-      if (restoredWhole(cli, sessionId, id)) {
-        sound += 1;
-        removePath(aside(id));
-      } else move(aside(id), join(dir, `${id}.md`));
-    }
-    restored += sound;
-    if (sound < ids.size)
-      cli.log.warn(
-        `reindex: ${ids.size - sound} damaged chunk(s) of session ${sessionId} are not in its transcript whole (parts of a large output); left as they were`,
-      );
-  }
-  return restored;
-}
-
-/** A rename that a file removed meanwhile does not fail. */
-function move(from: string, to: string): void {
-  try {
-    renamePath(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-}
-
-/**
- * Whether a chunk written again from the transcript is the chunk that was damaged: not when the
- * archive holds more parts of its output than this copy counts (the transcript held a stub or a
- * preview of an output archived whole).
- */
-function restoredWhole(cli: CliEnv, sessionId: string, id: string): boolean {
-  const read = readChunk(cli.store, sessionId, id);
-  if (read?.ok !== true) return false;
-  const c = read.chunk;
-  if (c.type !== 'tool' || c.toolUseId === undefined) return true;
-  const beyond = toolPartId(chunkHash, sessionId, c.toolUseId, c.part?.[1] ?? 1);
-  return !pathExists(join(archiveDir(cli.store, sessionId), `${beyond}.md`));
-}
-
-/** How long a job waits for a session a transcript pass is archiving (Stop's own deadline is shorter). */
-const JOB_LOCK_WAIT_MS = 60_000;
-
-/**
- * `ctxl run-jobs`: every session's archive jobs that need a start (see claimJobs), run here one
- * after the other. SessionStart starts it detached when the jobs folder holds any: a job whose
- * process died after its session's last Stop would otherwise wait for that session to come back.
- */
-export async function runJobs(cli: CliEnv): Promise<{ ran: number; added: number; failed: number }> {
-  const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: process.cwd() } };
-  const r = { ran: 0, added: 0, failed: 0 };
-  for (const { file } of claimJobs(env)) {
-    try {
-      const added = await runJob(cli, file);
-      if (added === undefined) r.failed += 1;
-      else {
-        r.ran += 1;
-        r.added += added;
-      }
-    } catch (error) {
-      r.failed += 1;
-      cli.log.warn(`run-jobs: ${file} could not run now; a later start runs it again`, error);
-    }
-  }
-  return r;
-}
-
-/**
- * `ctxl run-job <file>`: the detached half of a hook's slow work, and the persisted outputs an ingest
- * queued. The job file is removed when done. Returns the chunks added, or undefined when the file
- * is no job to run.
- */
-export async function runJob(cli: CliEnv, file: string): Promise<number | undefined> {
-  let job: ArchiveJob;
-  try {
-    job = JSON.parse(readFileSync(file, 'utf8')) as ArchiveJob;
-  } catch (error) {
-    cli.log.warn(`run-job: cannot read ${file}: ${(error as Error).message}`);
-    return undefined;
-  }
-  if (job.version !== 1 || (job.kind !== 'tool-output' && job.kind !== 'tool-text' && job.kind !== 'tool-read' && job.kind !== 'transcript-line')) {
-    cli.log.warn(`run-job: ${file} is not a job this version knows; left in place`);
-    return undefined;
-  }
-  const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project: { root: job.projectRoot } };
-  // Named as its owner: a Stop that finds this process gone starts the job again at once, and
-  // leaves it alone while it runs, however long.
-  cli.store.writeJson(file, ownedJob(job, thisProcess()));
-  // Each batch under the session's cursor lock, which every transcript pass (a subagent's too) holds:
-  // two writers that both find a part missing would both write it, and the last rename would win
-  // (the preview, at times). A part added after a transcript pass archived the preview as part 1
-  // takes part 1's uuids (fromFirstPart).
-  const locked: PartWriter = async (env, sessionId, chunks, hash) => {
-    const write = () => writeChunks(env.store, sessionId, chunks, { hash, fullOutput: true, fromFirstPart: true }).added;
-    const added = await env.store.withLock(cursorFile(env.store, sessionId), write, { waitMs: JOB_LOCK_WAIT_MS });
-    if (added === undefined) {
-      const why = `session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; ${file} is left for a later Stop to run again`;
-      cli.log.warn(`run-job: ${why}`);
-      throw new Error(why);
-    }
-    return added;
-  };
-  if (job.kind === 'transcript-line') {
-    // Written as the transcript pass writes, under the same lock.
-    const sessionId = job.sessionId;
-    const write = async (chunks: Chunk[], replace?: boolean) => {
-      const options = replace === true ? { hash: chunkHash, replace } : { hash: chunkHash };
-      const added = await env.store.withLock(cursorFile(env.store, sessionId), () => writeChunks(env.store, sessionId, chunks, options).added, {
-        waitMs: JOB_LOCK_WAIT_MS,
-      });
-      if (added === undefined)
-        throw new Error(`session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; ${file} is left for a later Stop to run again`);
-      return added;
-    };
-    const added = await archiveTranscriptLine(env, job, write);
-    if (added === undefined)
-      cli.log.warn(
-        `run-job: the line at byte ${job.start} of ${job.transcript} is no longer there (the transcript was rewritten or is gone); nothing archived`,
-      );
-    else cli.log.info(`run-job: archived the line at byte ${job.start} of ${job.transcript} in ${added} new chunks`);
-    rmSync(file, { force: true });
-    return added ?? 0;
-  }
-  const added = job.kind === 'tool-output' ? (await archiveFile(env, job, locked)).written : (await archiveSpooled(env, job, locked)).written;
-  cli.log.info(`run-job: archived ${job.kind === 'tool-text' ? `a spooled ${job.call.name} output` : job.file} in ${added} new chunks`);
-  rmSync(file, { force: true });
-  return added;
-}

@@ -3,11 +3,13 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir, type Env } from '../runtime/paths.ts';
-import { allTranscripts, ingestFiles, reindexCommand, runJob, runJobs } from './archive-commands.ts';
+import { allTranscripts, ingestFiles } from './archive-commands.ts';
 import { flagBool, flagString, parseArgs, UsageError } from './args.ts';
 import { cliEnv, err, noPositional, out, runCli } from './cli-runtime.ts';
 import { doctor } from './doctor.ts';
 import { InstallError, installPlain, installPlugin, packageVersion, uninstall } from './install.ts';
+import { runJob, runJobs } from './job-commands.ts';
+import { reindexCommand } from './reindex-command.ts';
 import { searchCommand } from './search-commands.ts';
 import { renderStatus, status } from './status.ts';
 

@@ -1,0 +1,114 @@
+// `ctxl reindex`: rebuild the search index from the chunk files, remove what killed writers left, and
+// restore damaged chunk files from their session's transcript.
+import { join } from 'node:path';
+import { archiveDir, readChunk, removeTempLeftovers } from '../archive/archive-store.ts';
+import type { Chunk } from '../archive/chunk-file.ts';
+import { toolPartId } from '../archive/chunker.ts';
+import { chunkHash } from '../archive/hash.ts';
+import { refreshIndex } from '../index/refresh.ts';
+import { phaseAt } from '../phase/ledgers.ts';
+import { readPhaseFile } from '../phase/phase-store.ts';
+import { archiveStats } from '../recall/recall.ts';
+import { findProjectRoot, listDir, pathExists, removePath, renamePath, statSafe } from '../runtime/store.ts';
+import { readSession, rearchiveSession, type SessionEnv } from '../session/session-files.ts';
+import type { CliEnv } from './cli-runtime.ts';
+
+export interface ReindexResult {
+  sessions: number;
+  chunks: number;
+  /** Chunk files found damaged (cut short, overwritten with garbage): skipped by the index. */
+  damaged: number;
+  /** Of those, how many were archived again from their session's transcript. */
+  restored: number;
+}
+
+export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: boolean }): Promise<ReindexResult> {
+  const projectRoot = options.all ? undefined : findProjectRoot(options.cwd).root;
+  const bad = new Map<string, Set<string>>();
+  const onBad = (sessionId: string, id: string) => bad.set(sessionId, (bad.get(sessionId) ?? new Set()).add(id));
+  const done = await refreshIndex(cli.store, cli.log, { rebuild: true, waitMs: 60_000, onBad });
+  if (!done.complete) throw new Error('the index is busy (another process holds its lock); try again');
+  let temps = 0;
+  for (const id of listDir(cli.store.path('sessions'))) temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
+  if (temps > 0) cli.log.info(`reindex: removed ${temps} temporary file(s) left by killed writers`);
+  const restored = await restoreDamaged(cli, bad);
+  if (restored > 0) await refreshIndex(cli.store, cli.log, { waitMs: 60_000 });
+  const { chunks, sessions } = archiveStats(cli.store, cli.log, projectRoot);
+  let damaged = 0;
+  for (const ids of bad.values()) damaged += ids.size;
+  return { sessions, chunks, damaged, restored };
+}
+
+/**
+ * Damaged chunk files come back from their session's transcript while it is there: the session is
+ * archived again from its first line (each chunk is keyed by its content, so the sound ones are
+ * found as they are), each chunk tagged with the phase its time falls in. A part of a large output
+ * that the transcript holds only as a stub or a preview cannot come back that way: the damaged file
+ * is put back as it was (and counted). Returns how many are sound again.
+ */
+async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<string>>): Promise<number> {
+  let restored = 0;
+  for (const [sessionId, ids] of bad) {
+    const record = readSession(cli.store, sessionId, cli.log, cli.now);
+    const transcript = record?.transcriptPath;
+    if (transcript === undefined || statSafe(transcript)?.isFile() !== true) {
+      cli.log.warn(`reindex: ${ids.size} damaged chunk(s) of session ${sessionId} cannot be restored: its transcript is gone`);
+      continue;
+    }
+    const env: SessionEnv = {
+      store: cli.store,
+      log: cli.log,
+      now: () => cli.now,
+      project: { root: record?.projectRoot ?? findProjectRoot(record?.cwd ?? process.cwd()).root },
+    };
+    const dir = archiveDir(cli.store, sessionId);
+    const aside = (id: string) => join(dir, `${id}.md.damaged`);
+    for (const id of ids) move(join(dir, `${id}.md`), aside(id));
+    const spans = readPhaseFile(cli.store, sessionId, cli.log, cli.now)?.tracker.spans ?? [];
+    const tag = (chunk: Chunk) => {
+      const span = spans.length === 0 ? undefined : phaseAt(spans, chunk.timestamp, chunk.type === 'user');
+      if (span !== undefined) chunk.phase = span.phase;
+    };
+    try {
+      await rearchiveSession(env, sessionId, transcript, tag);
+    } catch (error) {
+      cli.log.warn(`reindex: could not archive session ${sessionId} again to restore its damaged chunks`, error);
+    }
+    let sound = 0;
+    for (const id of ids) {
+      if (restoredWhole(cli, sessionId, id)) {
+        sound += 1;
+        removePath(aside(id));
+      } else move(aside(id), join(dir, `${id}.md`));
+    }
+    restored += sound;
+    if (sound < ids.size)
+      cli.log.warn(
+        `reindex: ${ids.size - sound} damaged chunk(s) of session ${sessionId} are not in its transcript whole (parts of a large output); left as they were`,
+      );
+  }
+  return restored;
+}
+
+/** A rename that a file removed meanwhile does not fail. */
+function move(from: string, to: string): void {
+  try {
+    renamePath(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * Whether a chunk written again from the transcript is the chunk that was damaged: not when the
+ * archive holds more parts of its output than this copy counts (the transcript held a stub or a
+ * preview of an output archived whole).
+ */
+function restoredWhole(cli: CliEnv, sessionId: string, id: string): boolean {
+  const read = readChunk(cli.store, sessionId, id);
+  if (read?.ok !== true) return false;
+  const c = read.chunk;
+  if (c.type !== 'tool' || c.toolUseId === undefined) return true;
+  const beyond = toolPartId(chunkHash, sessionId, c.toolUseId, c.part?.[1] ?? 1);
+  return !pathExists(join(archiveDir(cli.store, sessionId), `${beyond}.md`));
+}
