@@ -51,7 +51,18 @@ interface Found {
 }
 
 /** The result of one test command's output; undefined when the output does not look like a test run. `command` is a hint (the Bash command), may be absent. */
+/**
+ * The last answer, kept: PostToolUse asks twice of one output (its phase digest, then its stub), and
+ * a 40 KB test run costs a short-lived hook 1–2 ms to read. Each caller gets its own copy.
+ */
+let last: { output: string; command: string | undefined; run: TestRun | undefined } | undefined;
+
 export function parseTestOutput(output: string, command?: string): TestRun | undefined {
+  if (last === undefined || last.output !== output || last.command !== command) last = { output, command, run: readTestOutput(output, command) };
+  return last.run === undefined ? undefined : { ...last.run, failures: [...last.run.failures] };
+}
+
+function readTestOutput(output: string, command?: string): TestRun | undefined {
   if (typeof output !== 'string' || output === '') return undefined;
   const view = viewOf(output);
   const cmd = typeof command === 'string' ? command.slice(0, MAX_COMMAND) : '';

@@ -647,6 +647,22 @@ const ALL_FIXTURES = {
 
 // ---------------------------------------------------------------------------------------------
 
+describe('the answer kept for a second ask of the same output', () => {
+  it('is the same answer, a copy each time, and a new output or command is read afresh', () => {
+    const output = ' FAIL  test/a.test.ts > adds\n Test Files  1 failed (1)\n      Tests  1 failed | 2 passed (3)\n';
+    const first = parseTestOutput(output, 'npx vitest run');
+    expect(first).toMatchObject({ runner: 'vitest', passed: 2, failed: 1 });
+    first?.failures.push('mutated by a caller');
+    if (first !== undefined) first.passed = 99;
+    const second = parseTestOutput(output, 'npx vitest run');
+    expect(second).toMatchObject({ runner: 'vitest', passed: 2, failed: 1 });
+    expect(second?.failures).not.toContain('mutated by a caller');
+    expect(parseTestOutput(output.replace('2 passed', '5 passed'), 'npx vitest run')).toMatchObject({ passed: 5 });
+    expect(parseTestOutput('hello', 'echo hello')).toBeUndefined();
+    expect(parseTestOutput(output, 'npx vitest run')).toMatchObject({ passed: 2 });
+  });
+});
+
 describe('vitest', () => {
   it('reads a passing run', () => {
     expect(parseTestOutput(VITEST_PASS, 'npx vitest run')).toEqual({ runner: 'vitest', passed: 5, failed: 0, skipped: 0, failures: [] });
