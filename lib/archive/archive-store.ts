@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Store } from '../runtime/store.ts';
 import { ensureDir, listDir, pathExists, readTextFile, removePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { type Chunk, parseChunk, renderChunk } from './chunk-file.ts';
-import { toolPartId } from './chunker.ts';
+import { toolPartId, UNNAMED_TOOL } from './chunker.ts';
 
 export const CATALOG_VERSION = 1;
 
@@ -55,6 +55,11 @@ export interface WriteOptions {
    * transcript pass archived the preview as part 1; not PostToolUse, which wrote part 1 itself).
    */
   fromFirstPart?: boolean;
+  /**
+   * A tool chunk stored without its call's name (UNNAMED_TOOL: its result was archived before the
+   * call was read) is written again with the call; a named one is kept (it may hold more).
+   */
+  nameCall?: boolean;
 }
 
 /**
@@ -62,7 +67,7 @@ export interface WriteOptions {
  * one (PostToolUse archived the full output, the transcript holds a stub) carry its uuids to every part.
  */
 export function writeChunks(store: Store, sessionId: string, chunks: readonly Chunk[], options: WriteOptions = {}): WriteResult {
-  const { hash, sink, writer, replace, fullOutput, fromFirstPart } = options;
+  const { hash, sink, writer, replace, fullOutput, fromFirstPart, nameCall } = options;
   const result: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   if (chunks.length === 0) return result;
   const dir = archiveDir(store, sessionId);
@@ -93,8 +98,18 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       continue;
     }
     const old = parsed.chunk;
-    if (replace === true && (chunk.text !== old.text || chunk.tool !== old.tool)) {
+    if (replace === true && chunk.text !== old.text) {
       write(chunk.id, file, chunk);
+      result.updated += 1;
+      continue;
+    }
+    if (nameCall === true && old.type === 'tool' && old.tool === UNNAMED_TOOL && chunk.tool !== UNNAMED_TOOL) {
+      // The call's own chunk for a result archived before its call was known (a transcript line too
+      // long for the pass opened it): written again, with the call. A named one (PostToolUse's full
+      // output) is kept, and takes the uuids below.
+      // The call's uuid first: transcript order.
+      const sourceUuids = [...chunk.sourceUuids, ...old.sourceUuids.filter((u) => !chunk.sourceUuids.includes(u))];
+      write(chunk.id, file, { ...chunk, phase: old.phase === 'unknown' ? chunk.phase : old.phase, sourceUuids });
       result.updated += 1;
       continue;
     }

@@ -22,6 +22,9 @@ export interface PendingToolUse {
   timestamp: string | undefined;
 }
 
+/** The tool name a result gets whose call was never read. */
+export const UNNAMED_TOOL = 'tool';
+
 export interface ChunkerState {
   pending: Record<string, PendingToolUse>;
 }
@@ -114,7 +117,7 @@ function toolChunks(
   const parts = splitText(redactText(withoutTrailingReminder(call.output)), PART_CHARS);
   // One uuid when the call and its result share a line (a server tool: web search).
   const uuids = [...new Set([call.use?.uuid, call.result?.uuid])].filter((u): u is string => u !== undefined);
-  const head = { toolUseId: call.toolUseId, name: call.use?.name ?? 'tool', input: call.use?.input, isError: call.isError };
+  const head = { toolUseId: call.toolUseId, name: call.use?.name ?? UNNAMED_TOOL, input: call.use?.input, isError: call.isError };
   const meta = { uuids, timestamp: call.result?.timestamp ?? call.use?.timestamp ?? ctx.now, sidechain: call.result?.sidechain === true };
   return parts.map((part, i) => toolPartChunk(head, part, [i + 1, parts.length], meta, ctx));
 }

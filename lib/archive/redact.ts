@@ -72,13 +72,23 @@ function looksRandom(value: string): boolean {
 
 const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(value);
 
+/**
+ * Where a command starts: after a space, or at a line's start, a shell operator or an opening quote,
+ * where an absolute path to it may come first (/usr/bin/mysql; after a space, /var/lib/mysql is a folder).
+ */
+const COMMAND_START = '(?:(?:^|[\\r\\n|;&(`\'"])[ \\t]{0,5}(?:/[\\w.+-]{1,60}){0,8}/?|[ \\t])';
 /** mysql (or mysqldump…) as a command, up to its `-p`, within one command of a line. */
-const MYSQL_P = '(?:^|[\\s|;&(])(?:mysql|mariadb)(?:dump|admin|import|sh|check|-dump|-admin|-import)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t]-p';
+const MYSQL_P = `${COMMAND_START}(?:mysql|mariadb)(?:dump|admin|import|sh|check|-dump|-admin|-import)?(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t]-p`;
 /** A flag whose name ends in a secret's, with its `=` or space: `--password `, `--db-token=`, `-pass `. */
 const FLAG =
-  '(?:^|[ \\t])--?(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?)(?:=|[ \\t]{1,5})';
-/** A flag's unquoted value that is a secret: a literal, not a number (--max-token 4096), a path, a FLAG or a key=value spec. */
-const flagValue = (v: string) => isLiteral(v) && !/^\d+$/.test(v) && !/^[A-Z_]{2,}$/.test(v) && !/^[~.]{0,2}\//.test(v) && !/^[A-Za-z_]{1,20}=/.test(v);
+  '(?:^|[ \\t])--?(?!no-|skip-|without-|ask-|prompt-)(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?)(?:=|[ \\t]{1,5})';
+/**
+ * A flag's unquoted value that is a secret: one that looks random (help text says `--token string`,
+ * `--api-key value`), not a number (--max-token 4096), a path or a key=value spec.
+ */
+const flagValue = (v: string) => commandValue(v) && looksRandom(v) && !/^\d+$/.test(v) && !/^[~.]{0,2}\//.test(v) && !/^[A-Za-z_]{1,20}=/.test(v);
+/** A password on a command line: a literal, not a variable, a placeholder or a NAME in capitals. */
+const commandValue = (v: string) => isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/[$<]/.test(v);
 
 const RULES: Rule[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g, hints: ['PRIVATE KEY'] },
@@ -98,19 +108,39 @@ const RULES: Rule[] = [
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,100}\b/g, hints: ['hf_'] },
   // mysql -pSECRET, -p'SECRET' (glued to -p; a bare -p prompts for it): mysql as the command, and
   // -p its option (not /usr/include/mysql … -pthread, not some-mysql -p3306:3306).
-  { kind: 'password', pattern: new RegExp(`(${MYSQL_P}(["']))([^"'\\n]{1,200})(\\2)`, 'g'), group: 3, hints: ['mysql', 'mariadb'] },
-  { kind: 'password', pattern: new RegExp(`(${MYSQL_P})([^\\s'"-][^\\s'"]{0,199})`, 'g'), group: 2, hints: ['mysql', 'mariadb'] },
+  { kind: 'password', pattern: new RegExp(`(${MYSQL_P}(["']))([^"'\\n]{1,200})(\\2)`, 'g'), group: 3, accept: commandValue, hints: ['mysql', 'mariadb'] },
+  { kind: 'password', pattern: new RegExp(`(${MYSQL_P})([^\\s'"-][^\\s'"]{0,199})`, 'g'), group: 2, accept: commandValue, hints: ['mysql', 'mariadb'] },
+  // sshpass -p SECRET, docker/podman login -p SECRET, redis-cli -a SECRET: the password as a short option's value.
+  {
+    kind: 'password',
+    pattern: new RegExp(
+      `(${COMMAND_START}(?:sshpass[ \\t]{1,5}-p|(?:docker|podman)(?:\\.exe)?[ \\t]{1,5}login[^\\n|;&]{0,300}?[ \\t]-p|redis-cli[^\\n|;&]{0,300}?[ \\t]-a)[ \\t]{1,5}(["']?))([^\\s"'-][^\\s"']{2,199})`,
+      'g',
+    ),
+    group: 3,
+    accept: commandValue,
+    hints: ['sshpass', 'login', 'redis-cli'],
+  },
   // curl -u user:SECRET
   {
     kind: 'password',
-    pattern: /((?:^|[\s|;&(])curl(?:[ \t][^\n|;&]{0,300}?)?[ \t](?:-u|--user)[ \t]{1,5}["']?[^\s:"']{1,100}:)([^\s"']{3,200})/g,
+    pattern: new RegExp(
+      `(${COMMAND_START}curl(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t](?:-u[ \\t]{0,5}|--user(?:=|[ \\t]{1,5}))["']?[^\\s:"']{1,100}:)([^\\s"']{3,200})`,
+      'g',
+    ),
     group: 2,
+    accept: commandValue,
     hints: ['curl'],
   },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g, hints: ['eyJ'] },
   // scheme://[user]:password@host
   { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2, hints: ['://'] },
-  { kind: 'bearer-token', pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2, hints: ['Bearer', 'Token'] },
+  {
+    kind: 'bearer-token',
+    pattern: /\b((?:Bearer|bearer|BEARER|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g,
+    group: 2,
+    hints: ['Bearer', 'bearer', 'BEARER', 'Token'],
+  },
   // NAME=value alone on a line (.env files, shell exports, either seen through Read or Grep): any
   // literal value, but not a keyword argument of a call (`password=password,`).
   {

@@ -168,7 +168,7 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
     if (failed.length > 0)
       add(
         'jobs-failed',
-        `${failed.length} archive job(s) failed three times and were set aside, so their outputs are not whole in L2 (${join(data, 'jobs', failed[0] as string)}${failed.length > 1 ? ', …' : ''})`,
+        `${failed.length} archive job(s) were set aside (three failed starts, or a file that is not JSON), so their outputs are not whole in L2 (${join(data, 'jobs', failed[0] as string)}${failed.length > 1 ? ', …' : ''})`,
         'see the log for why; then `ctxl run-job <file>` runs one again, or delete it',
       );
   }

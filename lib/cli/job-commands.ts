@@ -74,8 +74,8 @@ export async function runJob(cli: CliEnv, file: string): Promise<number | undefi
   if (job.kind === 'transcript-line') {
     // Written as the transcript pass writes, under the same lock.
     const sessionId = job.sessionId;
-    const write = async (chunks: Chunk[], replace?: boolean) => {
-      const options = replace === true ? { hash: chunkHash, replace } : { hash: chunkHash };
+    const write = async (chunks: Chunk[], nameCall?: boolean) => {
+      const options = nameCall === true ? { hash: chunkHash, nameCall } : { hash: chunkHash };
       const added = await env.store.withLock(cursorFile(env.store, sessionId), () => writeChunks(env.store, sessionId, chunks, options).added, {
         waitMs: JOB_LOCK_WAIT_MS,
       });

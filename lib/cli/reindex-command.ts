@@ -5,6 +5,7 @@ import { archiveDir, readChunk, removeTempLeftovers } from '../archive/archive-s
 import type { Chunk } from '../archive/chunk-file.ts';
 import { toolPartId } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
+import { STUB_MARK } from '../context/stub.ts';
 import { refreshIndex } from '../index/refresh.ts';
 import { phaseAt } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
@@ -84,7 +85,7 @@ async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<
     restored += sound;
     if (sound < ids.size)
       cli.log.warn(
-        `reindex: ${ids.size - sound} damaged chunk(s) of session ${sessionId} are not in its transcript whole (parts of a large output); left as they were`,
+        `reindex: ${ids.size - sound} damaged chunk(s) of session ${sessionId} cannot be written again from its transcript (a ledger, or a large output the transcript holds only as a stub or preview); left as they were`,
       );
   }
   return restored;
@@ -109,6 +110,8 @@ function restoredWhole(cli: CliEnv, sessionId: string, id: string): boolean {
   if (read?.ok !== true) return false;
   const c = read.chunk;
   if (c.type !== 'tool' || c.toolUseId === undefined) return true;
+  // The transcript's copy of an output it does not hold whole: a stub, or the client's preview.
+  if (c.text.includes(STUB_MARK) || c.text.includes('<persisted-output>')) return false;
   const beyond = toolPartId(chunkHash, sessionId, c.toolUseId, c.part?.[1] ?? 1);
   return !pathExists(join(archiveDir(cli.store, sessionId), `${beyond}.md`));
 }

@@ -55,6 +55,9 @@ const MIN_SAVING = 0.5;
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** What every stub's first line says: a transcript's copy of a stubbed output is known by it. */
+export const STUB_MARK = 'output shortened in context';
+
 export function buildStub(s: StubInput): Stub | undefined {
   if (!STUBBABLE_TOOLS.has(s.tool) || !isObj(s.response)) return undefined;
   const input = isObj(s.input) ? s.input : {};
@@ -69,7 +72,7 @@ export function buildStub(s: StubInput): Stub | undefined {
 function header(s: StubInput, what: string): string {
   const size = `${thousands(s.bytes)} bytes, ${thousands(lineCount(s.text))} lines`;
   const parts = s.parts > 1 ? ` (part 1 of ${s.parts}; each part names the next)` : '';
-  return `[context-lifecycle] ${what}: output shortened in context (${s.reason}). The full output (${size}) is archived: \`${s.showCommand} ${s.ref}\`${parts}.`;
+  return `[context-lifecycle] ${what}: ${STUB_MARK} (${s.reason}). The full output (${size}) is archived: \`${s.showCommand} ${s.ref}\`${parts}.`;
 }
 
 function bashStub(s: StubInput, input: Obj, response: Obj): Stub | undefined {

@@ -287,7 +287,8 @@ export function queueOversizeLine(
   line: { transcript: string; start: number; end: number; pending: ChunkerState['pending'] },
   phase: string | undefined,
 ): void {
-  const toolUseId = `line-${line.start}`;
+  // Named by its transcript too: a subagent's transcript may have a long line at the same offset.
+  const toolUseId = `line-${chunkHash(line.transcript).slice(0, 8)}-${line.start}`;
   const file = jobFile(env.store, sessionId, toolUseId);
   const mb = ((line.end - line.start) / 2 ** 20).toFixed(1);
   if (line.end - line.start > LINE_JOB_MAX_BYTES) {
@@ -310,20 +311,22 @@ export function queueOversizeLine(
   env.log.warn(`transcript ${line.transcript}: the ${mb} MB line at byte ${line.start} is too long to read in a pass; queued for archiving`);
 }
 
-/** How many lines after a long line a job reads to find the results of the calls that line opened. */
+/** How far after a long line a job reads for the results of the calls it opened: message lines, bytes. */
 const FOLLOW_LINES = 200;
+const FOLLOW_BYTES = 64 * 1024 * 1024;
 
 /**
  * Archive a transcript line too long for a pass, as the pass would have (see LineJob). A call the
  * line opens (a Write carrying a big file) has its result on a later line, which the pass archived
  * without the call: the job reads on until those results and writes their chunks again, with the
- * call (`write(chunks, true)` replaces). Returns the chunks `write` added; undefined when the line
- * is no longer there (the transcript was rewritten).
+ * call (`write(chunks, true)`: an unnamed chunk takes the call, a named one, such as the full output
+ * PostToolUse archived, is kept). Returns the chunks `write` added; undefined when the line is no
+ * longer there (the transcript was rewritten).
  */
 export async function archiveTranscriptLine(
   env: SessionEnv,
   job: LineJob,
-  write: (chunks: Chunk[], replace?: boolean) => Promise<number>,
+  write: (chunks: Chunk[], nameCall?: boolean) => Promise<number>,
 ): Promise<number | undefined> {
   const source = openRangeReader(job.transcript);
   if (source === undefined) return undefined;
@@ -348,9 +351,10 @@ export async function archiveTranscriptLine(
   let seen = 0;
   for await (const batch of scan.lines) {
     for (const raw of batch) {
-      if (opened.size === 0 || seen++ >= FOLLOW_LINES) return added;
+      if (opened.size === 0 || seen >= FOLLOW_LINES || raw.end - job.end > FOLLOW_BYTES) return added;
       const line = raw.text === undefined ? undefined : parseLine(raw.text);
-      if (line === undefined) continue;
+      if (line === undefined || line.entries.length === 0) continue; // progress and other records do not count
+      seen += 1;
       const results = line.entries.filter((e) => e.kind === 'tool-result' && opened.has(e.toolUseId));
       if (results.length === 0) continue;
       for (const e of results) if (e.kind === 'tool-result') opened.delete(e.toolUseId);

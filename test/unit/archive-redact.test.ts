@@ -155,7 +155,25 @@ const POSITIVES: Positive[] = [
   { name: 'Hugging Face token', text: `HF hub login with ${cat('hf_', rnd(34, 41))} done`, secrets: [cat('hf_', rnd(34, 41))], kind: 'huggingface-token' },
   { name: 'mysql password glued to -p', text: 'mysql -u root -pMysqlInl1nePw app_db < dump.sql', secrets: ['MysqlInl1nePw'], kind: 'password' },
   { name: 'a --password flag with a space', text: 'psql --host db --password FlagPassw0rd55 -c "select 1"', secrets: ['FlagPassw0rd55'], kind: 'secret' },
-  { name: 'a --token= flag', text: 'deploy --token=plainwordtoken --env prod', secrets: ['plainwordtoken'], kind: 'secret' },
+  { name: 'a --token= flag', text: 'deploy --token=tok9f8a7b6c5d --env prod', secrets: ['tok9f8a7b6c5d'], kind: 'secret' },
+  {
+    name: 'mysql by its path, in a quoted shell command',
+    text: "docker exec db sh -c '/usr/bin/mysql -uroot -pMy5ecretPw shop'",
+    secrets: ['My5ecretPw'],
+    kind: 'password',
+  },
+  {
+    name: 'sshpass, docker login and redis-cli passwords',
+    text: 'sshpass -p S5hpassPw ssh host\ndocker login -u me -p Dh0ckerPw99 registry.example.com\nredis-cli -h cache -a R3disS3cret ping',
+    secrets: ['S5hpassPw', 'Dh0ckerPw99', 'R3disS3cret'],
+    kind: 'password',
+  },
+  {
+    name: 'a bearer token in lower case',
+    text: 'git -c http.extraheader="AUTHORIZATION: bearer abcdefghijklmnop1234" fetch',
+    secrets: ['abcdefghijklmnop1234'],
+    kind: 'bearer-token',
+  },
   { name: 'mysql password quoted after -p', text: "mysql -u root -p'S3cr3tPw!' shop", secrets: ['S3cr3tPw!'], kind: 'password' },
   { name: 'mysql password as the first option', text: 'mysql -pS3cr3tPw db', secrets: ['S3cr3tPw'], kind: 'password' },
   { name: 'mariadb password after -p', text: 'mariadb -uroot -pMaria99pw shop', secrets: ['Maria99pw'], kind: 'password' },
@@ -233,6 +251,15 @@ const NEGATIVES: Array<[string, string]> = [
   ],
   ['docker build secret spec', 'docker build --secret id=npmrc,src=.npmrc .'],
   ['pytest pass-through flag', 'uv run pytest --pass-through verbose'],
+  [
+    'flags in help text and commands that take no secret',
+    'gh auth refresh --reset-token myhost\ngit credential fill --token stdin\n      --api-key value    the API key [$API_KEY]\npg_dump --no-password mydb',
+  ],
+  [
+    'variables and placeholders on command lines',
+    'mysql -h db -u root -p"$DB_PASS" shop\ncurl -u "$USER:$PASS" https://api\ncurl -u user:<password> https://api\napp --token $TOKEN',
+  ],
+  ['a mysql data folder in a find', "find /var/lib/mysql -path '*/tmp' -prune -o -perm 600 -print"],
 ];
 
 describe('redact: true secrets are removed with the right marker', () => {

@@ -116,16 +116,20 @@ describe('PostToolUse: stubs from L0→L1 on', () => {
     noProblems(t);
   });
 
-  it('ctxl reindex does not put the stub in place of a damaged part of the full output: it is left as it was, counted', () => {
+  it.each([
+    ['a 40 KB output in parts', 65, 40_000, 3],
+    ['a 4.4 KB output in one part (stubbed from L1→L2)', 80, 4_400, 1],
+  ])('ctxl reindex does not put the stub in place of a damaged part of the full output: it is left as it was, counted (%s)', (_name, fill, size, parts0) => {
     const t = session();
     t.prompt('Show me the build log.');
-    t.fill(65);
-    const output = textOfSize(40_000);
-    const { id } = t.post('Bash', { command: 'cat build.log' }, bash(output));
+    t.fill(fill);
+    const output = textOfSize(size);
+    const { id, stub } = t.post('Bash', { command: 'cat build.log' }, bash(output));
+    expect(stub).toBeDefined();
     t.say('The build log shows nothing unusual.');
     t.stop();
     const parts = t.toolParts(id);
-    expect(parts.length).toBeGreaterThan(2);
+    expect(parts.length).toBeGreaterThanOrEqual(parts0);
     const dir = join(t.sessionDir, 'archived');
     const first = join(dir, `${parts[0]?.id}.md`);
     const damaged = readFileSync(first, 'utf8').slice(0, 50);
@@ -1433,6 +1437,33 @@ describe('archive jobs of stubbed outputs', () => {
     expect(started()).toBe(before);
   });
 
+  it("a long line's job that reads on to its calls' results keeps the full output PostToolUse archived, not the transcript's stub", async () => {
+    const t = session();
+    t.prompt('Write the fixture, then run the tests.');
+    t.fill(65);
+    const output = textOfSize(40_000);
+    const { id, stub } = t.post('Bash', { command: 'npm test' }, bash(output));
+    expect(stub).toBeDefined();
+    // The same assistant message also wrote a big file: its line is now over 16 MB.
+    const useLine = t.lines.find((l) => JSON.stringify(l).includes(`"id":"${id}"`)) as { message: { content: unknown[] } };
+    const content = 'x'.repeat(17 * 2 ** 20);
+    useLine.message.content.unshift({ type: 'tool_use', id: 'toolu_big_write', name: 'Write', input: { file_path: join(t.project, 'big.txt'), content } });
+    t.lines.push({
+      ...(t.lines.at(-1) as object),
+      uuid: 'r-big-write',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_big_write', content: 'File created successfully' }] },
+    });
+    t.say('Both done.');
+    t.stop();
+    const lineJobs = () => readdirSync(join(t.data, 'jobs')).filter((n) => n.startsWith(`${t.sid}-line-`));
+    expect(await waitFor(() => lineJobs().length === 0, 30_000)).toBe(true);
+    const parts = t.toolParts(id);
+    expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(output);
+    expect(parts[0]?.tool).toBe('Bash');
+    const write = t.toolParts('toolu_big_write');
+    expect(write[0]?.tool).toBe('Write');
+  }, 60_000);
+
   it('SessionStart starts nothing when no job waits', () => {
     const t = session();
     t.prompt('Hello.');
@@ -1467,7 +1498,7 @@ describe('archive jobs of stubbed outputs', () => {
     expect(readLog(t.data).some((l) => l.msg.includes('failed 3 times; set aside'))).toBe(true);
     // ctxl doctor says so.
     const report = JSON.parse(runCli(['doctor', '--json'], t.env, t.project).stdout) as { problems: Array<{ code: string; message: string }> };
-    expect(report.problems.find((p) => p.code === 'jobs-failed')?.message).toMatch(/^1 archive job\(s\) failed three times/);
+    expect(report.problems.find((p) => p.code === 'jobs-failed')?.message).toMatch(/^1 archive job\(s\) were set aside \(three failed starts/);
   });
 });
 

@@ -8,6 +8,7 @@ import type { CliEnv } from '../../lib/cli/cli-runtime.ts';
 import { reindexCommand } from '../../lib/cli/reindex-command.ts';
 import { readManifest } from '../../lib/index/manifest.ts';
 import { openStore } from '../../lib/runtime/store.ts';
+import { queueOversizeLine } from '../../lib/session/tool-archive.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
 import { useTempDirs } from './helpers/tmp.ts';
@@ -152,6 +153,16 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(tool[0]).toMatch(/sourceUuids: \["a-1","r-1"\]/);
     expect(tool[0]).toContain('File created successfully');
   }, 60_000);
+
+  it("long lines at the same offset of a transcript and of its subagent's get jobs of their own", () => {
+    const t = setup();
+    const env = { store: t.cli.store, log: t.log, now: () => t.cli.now, project: { root: t.project } };
+    const line = { start: 0, end: 17 * 2 ** 20, pending: {} };
+    queueOversizeLine(env, SID, { transcript: join(t.project, 'main.jsonl'), ...line }, undefined);
+    queueOversizeLine(env, SID, { transcript: join(t.project, SID, 'subagents', 'agent-a1.jsonl'), ...line }, undefined);
+    queueOversizeLine(env, SID, { transcript: join(t.project, 'main.jsonl'), ...line }, undefined); // the same line again: no second job
+    expect(readdirSync(join(t.data, 'jobs'))).toHaveLength(2);
+  });
 
   it('a transcript that opens with a prompt longer than the identity scan (5 MB pasted) is still a transcript', async () => {
     const t = setup();
