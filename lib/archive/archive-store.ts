@@ -103,13 +103,21 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       result.updated += 1;
       continue;
     }
-    if (nameCall === true && old.type === 'tool' && old.tool === UNNAMED_TOOL && chunk.tool !== UNNAMED_TOOL) {
+    // nameCall: the new chunk's uuids are the call's and the result's, in transcript order; an older
+    // chunk holds the result's only. Merged the other way round, the call's would come last.
+    const merge = (a: readonly string[], b: readonly string[]) => (nameCall === true ? [...b, ...a.filter((u) => !b.includes(u))] : mergeUuids(a, b));
+    if (
+      nameCall === true &&
+      old.type === 'tool' &&
+      old.tool === UNNAMED_TOOL &&
+      chunk.tool !== UNNAMED_TOOL &&
+      (old.part?.[1] ?? 1) <= (chunk.part?.[1] ?? 1)
+    ) {
       // The call's own chunk for a result archived before its call was known (a transcript line too
-      // long for the pass opened it): written again, with the call. A named one (PostToolUse's full
+      // long for the pass opened it): written again, with the call. One that holds more parts than
+      // this copy (a persisted output a job archived whole) or a named one (PostToolUse's full
       // output) is kept, and takes the uuids below.
-      // The call's uuid first: transcript order.
-      const sourceUuids = [...chunk.sourceUuids, ...old.sourceUuids.filter((u) => !chunk.sourceUuids.includes(u))];
-      write(chunk.id, file, { ...chunk, phase: old.phase === 'unknown' ? chunk.phase : old.phase, sourceUuids });
+      write(chunk.id, file, { ...chunk, phase: old.phase === 'unknown' ? chunk.phase : old.phase, sourceUuids: merge(old.sourceUuids, chunk.sourceUuids) });
       result.updated += 1;
       continue;
     }
@@ -130,7 +138,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     // the transcript's uuids, to every part of a split output.
     // PostToolUse archives before the phase of the call is known: the transcript pass brings it.
     const phase = old.phase === 'unknown' ? chunk.phase : old.phase;
-    write(chunk.id, file, { ...old, phase, sourceUuids: mergeUuids(old.sourceUuids, chunk.sourceUuids) });
+    write(chunk.id, file, { ...old, phase, sourceUuids: merge(old.sourceUuids, chunk.sourceUuids) });
     result.updated += 1;
     if (hash !== undefined && old.part !== undefined && old.toolUseId !== undefined && old.part[0] === 1) {
       for (let k = 1; k < old.part[1]; k++) {
@@ -140,7 +148,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
           write(id, join(dir, `${id}.md`), {
             ...sibling.chunk,
             phase: sibling.chunk.phase === 'unknown' ? phase : sibling.chunk.phase,
-            sourceUuids: mergeUuids(sibling.chunk.sourceUuids, chunk.sourceUuids),
+            sourceUuids: merge(sibling.chunk.sourceUuids, chunk.sourceUuids),
           });
         }
       }

@@ -72,6 +72,11 @@ function looksRandom(value: string): boolean {
 
 const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(value);
 
+/** An environment variable's name in capitals that holds a secret: POSTGRES_PASSWORD, PGPASSWORD, GITHUB_TOKEN. */
+const ENV_NAME =
+  '[A-Z][A-Z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS?)(?:_[A-Z0-9]{1,20}){0,3}';
+const ENV_HINTS = ['PASS', 'PWD', 'SECRET', 'TOKEN', 'KEY', 'CREDENTIAL'];
+
 /**
  * Where a command starts: after a space, or at a line's start, a shell operator or an opening quote,
  * where an absolute path to it may come first (/usr/bin/mysql; after a space, /var/lib/mysql is a folder).
@@ -79,16 +84,23 @@ const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(valu
 const COMMAND_START = '(?:(?:^|[\\r\\n|;&(`\'"])[ \\t]{0,5}(?:/[\\w.+-]{1,60}){0,8}/?|[ \\t])';
 /** mysql (or mysqldump…) as a command, up to its `-p`, within one command of a line. */
 const MYSQL_P = `${COMMAND_START}(?:mysql|mariadb)(?:dump|admin|import|sh|check|-dump|-admin|-import)?(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t]-p`;
-/** A flag whose name ends in a secret's, with its `=` or space: `--password `, `--db-token=`, `-pass `. */
-const FLAG =
-  '(?:^|[ \\t])--?(?!no-|skip-|without-|ask-|prompt-)(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?)(?:=|[ \\t]{1,5})';
 /**
- * A flag's unquoted value that is a secret: one that looks random (help text says `--token string`,
- * `--api-key value`), not a number (--max-token 4096), a path or a key=value spec.
+ * A flag whose name ends in a secret's, with its `=` or space: `--password `, `--db-token=`, `-pass `.
+ * A password flag takes any literal (people pick words); a token or key flag a random-looking one
+ * (help text says `--token string`, `--api-key value`; `--max-token 4096`, `--reset-token myhost`).
  */
-const flagValue = (v: string) => commandValue(v) && looksRandom(v) && !/^\d+$/.test(v) && !/^[~.]{0,2}\//.test(v) && !/^[A-Za-z_]{1,20}=/.test(v);
+const flagOf = (names: string) => `(?:^|[ \\t])--?(?!no-|skip-|without-|ask-|prompt-)(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:${names})(?:=|[ \\t]{1,5})`;
+const PASSWORD_FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret');
+const TOKEN_FLAG = flagOf('token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
+const FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
+/** Words help text puts after a flag for its value. */
+const HELP_WORDS = new Set(['value', 'string', 'stdin', 'text', 'secret', 'password', 'token', 'key', 'file', 'path']);
+/** A flag's unquoted value that may be a secret: not a word of help text, a path or a key=value spec. */
+const flagValue = (v: string) =>
+  commandValue(v) && !TYPE_WORDS.has(v.toLowerCase()) && !HELP_WORDS.has(v.toLowerCase()) && !/^[~.]{0,2}\//.test(v) && !/^[A-Za-z_]{1,20}=/.test(v);
 /** A password on a command line: a literal, not a variable, a placeholder or a NAME in capitals. */
-const commandValue = (v: string) => isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/[$<]/.test(v);
+const commandValue = (v: string) =>
+  isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/[$<]/.test(v) && !TYPE_WORDS.has(v.toLowerCase()) && !HELP_WORDS.has(v.toLowerCase());
 
 const RULES: Rule[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g, hints: ['PRIVATE KEY'] },
@@ -106,6 +118,7 @@ const RULES: Rule[] = [
   { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g, hints: ['_live_', '_test_'] },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, hints: ['npm_'] },
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,100}\b/g, hints: ['hf_'] },
+  { kind: 'vault-token', pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{20,300}/g, hints: ['hvs.', 'hvb.', 'hvr.'] },
   // mysql -pSECRET, -p'SECRET' (glued to -p; a bare -p prompts for it): mysql as the command, and
   // -p its option (not /usr/include/mysql … -pthread, not some-mysql -p3306:3306).
   { kind: 'password', pattern: new RegExp(`(${MYSQL_P}(["']))([^"'\\n]{1,200})(\\2)`, 'g'), group: 3, accept: commandValue, hints: ['mysql', 'mariadb'] },
@@ -114,7 +127,7 @@ const RULES: Rule[] = [
   {
     kind: 'password',
     pattern: new RegExp(
-      `(${COMMAND_START}(?:sshpass[ \\t]{1,5}-p|(?:docker|podman)(?:\\.exe)?[ \\t]{1,5}login[^\\n|;&]{0,300}?[ \\t]-p|redis-cli[^\\n|;&]{0,300}?[ \\t]-a)[ \\t]{1,5}(["']?))([^\\s"'-][^\\s"']{2,199})`,
+      `(${COMMAND_START}(?:sshpass[ \\t]{1,5}-p|(?:(?:docker|podman)(?:\\.exe)?|az)[ \\t]{1,5}login[^\\n|;&]{0,300}?[ \\t]-p|redis-cli[^\\n|;&]{0,300}?[ \\t]-a)[ \\t]{1,5}(["']?))([^\\s"'-][^\\s"']{2,199})`,
       'g',
     ),
     group: 3,
@@ -135,12 +148,17 @@ const RULES: Rule[] = [
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g, hints: ['eyJ'] },
   // scheme://[user]:password@host
   { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2, hints: ['://'] },
+  { kind: 'bearer-token', pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2, hints: ['Bearer', 'Token'] },
+  // In other cases, after an Authorization header (`AUTHORIZATION: bearer …`, `Authorization: token …`)
+  // or as a word with a random-looking token ("bearer token-based-auth" in prose is left).
   {
     kind: 'bearer-token',
-    pattern: /\b((?:Bearer|bearer|BEARER|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g,
+    pattern: /\b((?:authorization:[ \t]{0,5}(?:bearer|token)|bearer)[ \t]{1,5})([A-Za-z0-9._~+/=-]{16,2000})/gi,
     group: 2,
-    hints: ['Bearer', 'bearer', 'BEARER', 'Token'],
+    accept: (v) => /\d/.test(v),
+    hints: ['earer', 'EARER', 'uthorization', 'UTHORIZATION'],
   },
+  { kind: 'basic-auth', pattern: /\b(authorization:[ \t]{0,5}basic[ \t]{1,5})([A-Za-z0-9+/=]{8,500})/gi, group: 2, hints: ['uthorization', 'UTHORIZATION'] },
   // NAME=value alone on a line (.env files, shell exports, either seen through Read or Grep): any
   // literal value, but not a keyword argument of a call (`password=password,`).
   {
@@ -163,7 +181,64 @@ const RULES: Rule[] = [
   // --password VALUE, --token=VALUE, --db-pass "two words": a flag whose name ends in a secret's
   // (not --password-stdin, --token-limit, --pass-through), the next word a literal.
   { kind: 'secret', pattern: new RegExp(`(${FLAG}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'), group: 3, accept: isLiteral, named: true },
-  { kind: 'secret', pattern: new RegExp(`(${FLAG})([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'), group: 2, accept: flagValue, named: true },
+  { kind: 'secret', pattern: new RegExp(`(${PASSWORD_FLAG})([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'), group: 2, accept: flagValue, named: true },
+  {
+    kind: 'secret',
+    pattern: new RegExp(`(${TOKEN_FLAG})([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'),
+    group: 2,
+    accept: (v) => flagValue(v) && looksRandom(v),
+    named: true,
+  },
+  // An environment variable named in capitals, set anywhere on a line (`docker run -e POSTGRES_PASSWORD=…`,
+  // `PGPASSWORD=… psql`) or as a YAML key (compose's `MYSQL_ROOT_PASSWORD: …`): any literal value.
+  {
+    kind: 'secret',
+    pattern: new RegExp(`((?:^|[\\s;&|(])["']?${ENV_NAME}=["']?)([^\\s"'\`;&|]{1,500})`, 'gm'),
+    group: 2,
+    accept: (v) => commandValue(v) && !/^\d+$/.test(v),
+    hints: ENV_HINTS,
+  },
+  {
+    kind: 'secret',
+    pattern: new RegExp(`^([ \\t]{0,40}(?:-[ \\t]{1,5})?["']?${ENV_NAME}["']?:[ \\t]{1,5}["']?)([^\\s"'\`#]{1,500})`, 'gm'),
+    group: 2,
+    accept: (v) => commandValue(v) && !/^\d+$/.test(v),
+    hints: ENV_HINTS,
+  },
+  // kubectl --from-literal=, helm --set, terraform -var, docker --build-arg: key=value, the key ending in a
+  // secret's name (not helm's `ingress.tls.secretName=…` or `image.pullSecret=…`, which name one).
+  {
+    kind: 'secret',
+    pattern:
+      /((?:--from-literal=|--set(?:-string)?[ \t=]|-var[ \t=]|--build-arg[ \t=])["']?[A-Za-z0-9_.-]{0,60}(?:password|passwd|token|api[_-]?key|secret[_-]?key)=)([^\s,"']{1,500})/gi,
+    group: 2,
+    accept: commandValue,
+    named: true,
+  },
+  // aws configure set aws_secret_access_key …
+  {
+    kind: 'secret',
+    pattern:
+      /(\baws[ \t]{1,5}configure[ \t]{1,5}set[ \t]{1,5}[A-Za-z0-9_.]{0,60}(?:secret|token|password)[A-Za-z0-9_.]{0,40}[ \t]{1,5})([^\s"'-][^\s"']{3,499})/gi,
+    group: 2,
+    named: true,
+  },
+  // htpasswd -b <file> <user> PASSWORD
+  {
+    kind: 'password',
+    pattern: /(\bhtpasswd[ \t]{1,5}-[A-Za-z]{0,5}b[A-Za-z]{0,5}[ \t]{1,5}[^\s]{1,300}[ \t]{1,5}[^\s]{1,100}[ \t]{1,5})([^\s"']{3,200})/g,
+    group: 2,
+    accept: commandValue,
+    hints: ['htpasswd'],
+  },
+  // A libpq or ODBC connection string's password (`host=db user=app password=…`).
+  {
+    kind: 'password',
+    pattern:
+      /(\b(?:host|user|dbname|port|server|uid)=[^\s;]{1,200}[ \t;]{1,3}(?:[a-z]{1,20}=[^\s;]{1,200}[ \t;]{1,3}){0,6}(?:password|pwd)=)([^\s;'"]{1,200})/gi,
+    group: 2,
+    named: true,
+  },
   // name: value / name = value / --name=value, unquoted: only values that look random.
   {
     kind: 'secret',

@@ -110,8 +110,11 @@ function restoredWhole(cli: CliEnv, sessionId: string, id: string): boolean {
   if (read?.ok !== true) return false;
   const c = read.chunk;
   if (c.type !== 'tool' || c.toolUseId === undefined) return true;
-  // The transcript's copy of an output it does not hold whole: a stub, or the client's preview.
-  if (c.text.includes(STUB_MARK) || c.text.includes('<persisted-output>')) return false;
+  // The transcript's copy of an output it does not hold whole: a stub, or the client's preview (the
+  // output after the call's line starts with it; an output that merely mentions them is whole).
+  const output = c.text.slice(c.text.indexOf('\n\n') + 2).trimStart();
+  if ((output.startsWith('[context-lifecycle]') && output.split('\n', 1)[0]?.includes(STUB_MARK) === true) || output.startsWith('<persisted-output>'))
+    return false;
   const beyond = toolPartId(chunkHash, sessionId, c.toolUseId, c.part?.[1] ?? 1);
   return !pathExists(join(archiveDir(cli.store, sessionId), `${beyond}.md`));
 }

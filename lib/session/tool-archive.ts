@@ -311,7 +311,7 @@ export function queueOversizeLine(
   env.log.warn(`transcript ${line.transcript}: the ${mb} MB line at byte ${line.start} is too long to read in a pass; queued for archiving`);
 }
 
-/** How far after a long line a job reads for the results of the calls it opened: message lines, bytes. */
+/** How far after a long line a job reads for the results of the calls it opened: message lines, bytes to a line's start. */
 const FOLLOW_LINES = 200;
 const FOLLOW_BYTES = 64 * 1024 * 1024;
 
@@ -351,7 +351,7 @@ export async function archiveTranscriptLine(
   let seen = 0;
   for await (const batch of scan.lines) {
     for (const raw of batch) {
-      if (opened.size === 0 || seen >= FOLLOW_LINES || raw.end - job.end > FOLLOW_BYTES) return added;
+      if (opened.size === 0 || seen >= FOLLOW_LINES || raw.start - job.end > FOLLOW_BYTES) return added;
       const line = raw.text === undefined ? undefined : parseLine(raw.text);
       if (line === undefined || line.entries.length === 0) continue; // progress and other records do not count
       seen += 1;

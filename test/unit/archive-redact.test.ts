@@ -169,6 +169,37 @@ const POSITIVES: Positive[] = [
     kind: 'password',
   },
   {
+    name: 'a password flag with a word for a value',
+    text: 'mysql --password=hunter2 && wget --password=hunter2 x && redis-cli --pass hunter2',
+    secrets: ['hunter2'],
+    kind: 'secret',
+  },
+  {
+    name: 'environment variables set on a command line',
+    text: 'docker run -e POSTGRES_PASSWORD=hunter2 -d postgres:16\ncd /srv && PGPASSWORD=hunter3 psql -h db',
+    secrets: ['hunter2', 'hunter3'],
+    kind: 'secret',
+  },
+  {
+    name: 'a compose environment map',
+    text: 'services:\n  db:\n    environment:\n      MYSQL_ROOT_PASSWORD: rootpass\n',
+    secrets: ['rootpass'],
+    kind: 'secret',
+  },
+  {
+    name: 'kubectl, helm and terraform secrets',
+    text: 'kubectl create secret generic db --from-literal=password=correcthorse\nhelm install pg bitnami/postgresql --set auth.password=hunter2,auth.database=app\nterraform apply -var db_password=hunter4',
+    secrets: ['correcthorse', 'hunter2', 'hunter4'],
+    kind: 'secret',
+  },
+  { name: 'a libpq connection string', text: 'psql "host=db user=app password=hunter2 dbname=app"', secrets: ['hunter2'], kind: 'password' },
+  {
+    name: 'Basic and lower-case token authorization headers',
+    text: 'curl -H "Authorization: Basic YWRtaW46aHVudGVyMg==" -H "Authorization: token 0123456789abcdef0123" x',
+    secrets: ['YWRtaW46aHVudGVyMg==', '0123456789abcdef0123'],
+    kind: undefined,
+  },
+  {
     name: 'a bearer token in lower case',
     text: 'git -c http.extraheader="AUTHORIZATION: bearer abcdefghijklmnop1234" fetch',
     secrets: ['abcdefghijklmnop1234'],
@@ -260,6 +291,13 @@ const NEGATIVES: Array<[string, string]> = [
     'mysql -h db -u root -p"$DB_PASS" shop\ncurl -u "$USER:$PASS" https://api\ncurl -u user:<password> https://api\napp --token $TOKEN',
   ],
   ['a mysql data folder in a find', "find /var/lib/mysql -path '*/tmp' -prune -o -perm 600 -print"],
+  [
+    'helm values that name secrets',
+    'helm upgrade --install app ./chart --set ingress.tls.secretName=tls-cert --set image.pullSecret=regcred\nterraform plan -var "token_ttl=3600"',
+  ],
+  ['bearer in prose', 'Use bearer token-based-authentication-middleware for the API.'],
+  ['a documented sshpass example', '$ sshpass -p secret ssh host   # from the docs'],
+  ['constants in capitals', 'const MAX_TOKEN=4096;\nexport const DEFAULT_PASSWORD_LENGTH=16;'],
 ];
 
 describe('redact: true secrets are removed with the right marker', () => {

@@ -1460,6 +1460,9 @@ describe('archive jobs of stubbed outputs', () => {
     const parts = t.toolParts(id);
     expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(output);
     expect(parts[0]?.tool).toBe('Bash');
+    // The call's uuid first, then the result's: transcript order.
+    const resultLine = t.lines.find((l) => JSON.stringify(l).includes(`"tool_use_id":"${id}"`)) as { uuid: string };
+    for (const p of parts) expect(p.sourceUuids).toEqual([(useLine as unknown as { uuid: string }).uuid, resultLine.uuid]);
     const write = t.toolParts('toolu_big_write');
     expect(write[0]?.tool).toBe('Write');
   }, 60_000);

@@ -1627,6 +1627,45 @@ describe('the CLI as concurrent processes', () => {
     expect(recallAll()).toEqual(before);
   }, 60_000);
 
+  it("ctxl reindex restores a damaged tool output that only mentions a stub or the client's preview", () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    const sid = '6f3a4b5c-7d8e-4f9a-8b1c-2d3e4f5a6b7c';
+    const base = { sessionId: sid, cwd: proj, version: '2.1.332', isSidechain: false, userType: 'external', timestamp: '2026-11-01T09:00:00.000Z' };
+    const found =
+      "lib/context/stub.ts:59:export const STUB_MARK = 'output shortened in context';\nlib/cli/reindex-command.ts:112:  if (output.startsWith('<persisted-output>')) return false;";
+    const call = { type: 'tool_use', id: 'toolu_grep_marks', name: 'Bash', input: { command: 'grep -rn persisted-output lib' } };
+    const file = join(root, `${sid}.jsonl`);
+    writeFileSync(
+      file,
+      `${[
+        { ...base, type: 'user', uuid: 'u-1', parentUuid: null, message: { role: 'user', content: 'Where do we detect stubs?' } },
+        { ...base, type: 'assistant', uuid: 'a-1', parentUuid: 'u-1', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [call] } },
+        {
+          ...base,
+          type: 'user',
+          uuid: 'r-1',
+          parentUuid: 'a-1',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_grep_marks', content: found }] },
+        },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\n')}\n`,
+    );
+    expect(runCli(['ingest', file, '--cwd', proj, '--json'], env, root).status).toBe(0);
+    const dir = join(data, 'sessions', sid, 'archived');
+    const name = readdirSync(dir).find((n) => readFileSync(join(dir, n), 'utf8').includes('STUB_MARK')) as string;
+    const sound = readFileSync(join(dir, name), 'utf8');
+    writeFileSync(join(dir, name), sound.slice(0, 30));
+    const r = runCli(['reindex', '--all', '--json'], env, root);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ damaged: 1, restored: 1 });
+    expect(readFileSync(join(dir, name), 'utf8')).toBe(sound);
+  }, 30_000);
+
   it("ctxl reindex restores damaged chunk files from their transcript, leaving the session's cursor where it was", () => {
     const root = tempDir();
     const data = join(root, 'data');
