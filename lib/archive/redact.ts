@@ -18,19 +18,20 @@ interface Rule {
   named?: boolean;
   /** Literals of which every match holds one: a text with none skips the rule (a scan costs less than the regex). */
   hints?: readonly string[];
+  /** As `hints`, as one pattern: for a rule whose hints would be many (each `includes` scans the text). */
+  gate?: RegExp;
 }
 
 // A secret-like name, ending where the assignment starts: password, DB_PASSWORD, api_key, apiKey,
 // SECRET_KEY, secret_key_base, client-secret, auth_token, x-api-key; not "tokenizer" or "secretary".
-// `pass` counts only as a whole part of a name (DB_PASS; not bypass, compass), `pwd` only after one
-// (MYSQL_PWD; the shell's PWD is the working directory).
+// `pass` and `pwd` are no part of it: code is full of `pass` (`const pass = …`, `pass: true`). They
+// count in capitals (ENV_NAME: DB_PASS, MYSQL_PWD) and as a flag's name (PASSWORD_FLAG: --pass).
 const NAME =
-  '[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?|(?<![A-Za-z])pass(?![A-Za-z])|(?<=[_.-])pwd(?![A-Za-z]))(?:[_-][A-Za-z0-9]{1,20}){0,3}';
+  '[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?:[_-][A-Za-z0-9]{1,20}){0,3}';
 
 // The words a NAME must contain: a text without any needs none of the NAME rules, each of which
 // tries up to 40 characters at every position.
-const NAME_WORD =
-  /password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credential|(?<![a-z])pass(?![a-z])|(?<=[_.-])pwd(?![a-z])/i;
+const NAME_WORD = /password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credential/i;
 
 // What a tool puts before a file's line: Read's line number ("    12→", or cat -n's "    12\t"),
 // Grep's "path:12:" or "path:" (and "path-12-" for a context line), so an .env file read or
@@ -75,7 +76,7 @@ const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(valu
 /** An environment variable's name in capitals that holds a secret: POSTGRES_PASSWORD, PGPASSWORD, GITHUB_TOKEN. */
 const ENV_NAME =
   '[A-Z][A-Z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS?)(?:_[A-Z0-9]{1,20}){0,3}';
-const ENV_HINTS = ['PASS', 'PWD', 'SECRET', 'TOKEN', 'KEY', 'CREDENTIAL'];
+const ENV_GATE = /[A-Z_](?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIAL)|^(?:PASS|PWD|SECRET|TOKEN)/m;
 
 /**
  * Where a command starts: after a space, or at a line's start, a shell operator or an opening quote,
@@ -93,6 +94,8 @@ const flagOf = (names: string) => `(?:^|[ \\t])--?(?!no-|skip-|without-|ask-|pro
 const PASSWORD_FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret');
 const TOKEN_FLAG = flagOf('token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
 const FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
+/** What a text with such a flag holds. */
+const FLAG_GATE = /-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|apikey|access|auth|credential)/i;
 /** Words help text puts after a flag for its value. */
 const HELP_WORDS = new Set(['value', 'string', 'stdin', 'text', 'secret', 'password', 'token', 'key', 'file', 'path']);
 /** A flag's unquoted value that may be a secret: not a word of help text, a path or a key=value spec. */
@@ -109,7 +112,7 @@ const RULES: Rule[] = [
   {
     kind: 'github-token',
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g,
-    hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    gate: /gh[pousr]_|github_pat_/,
   },
   { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g, hints: ['glpat-'] },
   { kind: 'slack-token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,200}/g, hints: ['xox'] },
@@ -118,7 +121,7 @@ const RULES: Rule[] = [
   { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g, hints: ['_live_', '_test_'] },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, hints: ['npm_'] },
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,100}\b/g, hints: ['hf_'] },
-  { kind: 'vault-token', pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{20,300}/g, hints: ['hvs.', 'hvb.', 'hvr.'] },
+  { kind: 'vault-token', pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{20,300}/g, gate: /hv[sbr]\./ },
   // mysql -pSECRET, -p'SECRET' (glued to -p; a bare -p prompts for it): mysql as the command, and
   // -p its option (not /usr/include/mysql … -pthread, not some-mysql -p3306:3306).
   { kind: 'password', pattern: new RegExp(`(${MYSQL_P}(["']))([^"'\\n]{1,200})(\\2)`, 'g'), group: 3, accept: commandValue, hints: ['mysql', 'mariadb'] },
@@ -156,9 +159,9 @@ const RULES: Rule[] = [
     pattern: /\b((?:authorization:[ \t]{0,5}(?:bearer|token)|bearer)[ \t]{1,5})([A-Za-z0-9._~+/=-]{16,2000})/gi,
     group: 2,
     accept: (v) => /\d/.test(v),
-    hints: ['earer', 'EARER', 'uthorization', 'UTHORIZATION'],
+    gate: /bearer|authorization/i,
   },
-  { kind: 'basic-auth', pattern: /\b(authorization:[ \t]{0,5}basic[ \t]{1,5})([A-Za-z0-9+/=]{8,500})/gi, group: 2, hints: ['uthorization', 'UTHORIZATION'] },
+  { kind: 'basic-auth', pattern: /\b(authorization:[ \t]{0,5}basic[ \t]{1,5})([A-Za-z0-9+/=]{8,500})/gi, group: 2, gate: /authorization/i },
   // NAME=value alone on a line (.env files, shell exports, either seen through Read or Grep): any
   // literal value, but not a keyword argument of a call (`password=password,`).
   {
@@ -180,30 +183,32 @@ const RULES: Rule[] = [
   },
   // --password VALUE, --token=VALUE, --db-pass "two words": a flag whose name ends in a secret's
   // (not --password-stdin, --token-limit, --pass-through), the next word a literal.
-  { kind: 'secret', pattern: new RegExp(`(${FLAG}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'), group: 3, accept: isLiteral, named: true },
-  { kind: 'secret', pattern: new RegExp(`(${PASSWORD_FLAG})([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'), group: 2, accept: flagValue, named: true },
+  // (Run on the whole text, not only on the lines NAME_WORD finds: `--pass` is no NAME.)
+  { kind: 'secret', pattern: new RegExp(`(${FLAG}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'), group: 3, accept: isLiteral, gate: FLAG_GATE },
+  { kind: 'secret', pattern: new RegExp(`(${PASSWORD_FLAG})([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'), group: 2, accept: flagValue, gate: FLAG_GATE },
   {
     kind: 'secret',
     pattern: new RegExp(`(${TOKEN_FLAG})([^\\s"'\`-][^\\s"'\`]{3,499})`, 'gim'),
     group: 2,
     accept: (v) => flagValue(v) && looksRandom(v),
-    named: true,
+    gate: FLAG_GATE,
   },
   // An environment variable named in capitals, set anywhere on a line (`docker run -e POSTGRES_PASSWORD=…`,
-  // `PGPASSWORD=… psql`) or as a YAML key (compose's `MYSQL_ROOT_PASSWORD: …`): any literal value.
+  // `PGPASSWORD=… psql`, behind Read's `→` or Grep's `:`) or as a YAML key (compose's
+  // `MYSQL_ROOT_PASSWORD: …`): any literal value.
   {
     kind: 'secret',
-    pattern: new RegExp(`((?:^|[\\s;&|(])["']?${ENV_NAME}=["']?)([^\\s"'\`;&|]{1,500})`, 'gm'),
+    pattern: new RegExp(`((?:^|[\\s;&|(→:])["']?${ENV_NAME}=["']?)([^\\s"'\`;&|]{1,500})`, 'gm'),
     group: 2,
     accept: (v) => commandValue(v) && !/^\d+$/.test(v),
-    hints: ENV_HINTS,
+    gate: ENV_GATE,
   },
   {
     kind: 'secret',
     pattern: new RegExp(`^([ \\t]{0,40}(?:-[ \\t]{1,5})?["']?${ENV_NAME}["']?:[ \\t]{1,5}["']?)([^\\s"'\`#]{1,500})`, 'gm'),
     group: 2,
     accept: (v) => commandValue(v) && !/^\d+$/.test(v),
-    hints: ENV_HINTS,
+    gate: ENV_GATE,
   },
   // kubectl --from-literal=, helm --set, terraform -var, docker --build-arg: key=value, the key ending in a
   // secret's name (not helm's `ingress.tls.secretName=…` or `image.pullSecret=…`, which name one).
@@ -214,6 +219,7 @@ const RULES: Rule[] = [
     group: 2,
     accept: commandValue,
     named: true,
+    hints: ['--from-literal', '--set', '-var', '--build-arg'],
   },
   // aws configure set aws_secret_access_key …
   {
@@ -222,6 +228,7 @@ const RULES: Rule[] = [
       /(\baws[ \t]{1,5}configure[ \t]{1,5}set[ \t]{1,5}[A-Za-z0-9_.]{0,60}(?:secret|token|password)[A-Za-z0-9_.]{0,40}[ \t]{1,5})([^\s"'-][^\s"']{3,499})/gi,
     group: 2,
     named: true,
+    hints: ['aws'],
   },
   // htpasswd -b <file> <user> PASSWORD
   {
@@ -238,6 +245,7 @@ const RULES: Rule[] = [
       /(\b(?:host|user|dbname|port|server|uid)=[^\s;]{1,200}[ \t;]{1,3}(?:[a-z]{1,20}=[^\s;]{1,200}[ \t;]{1,3}){0,6}(?:password|pwd)=)([^\s;'"]{1,200})/gi,
     group: 2,
     named: true,
+    gate: /(?:password|pwd)=/i,
   },
   // name: value / name = value / --name=value, unquoted: only values that look random.
   {
@@ -285,9 +293,18 @@ export function redact(input: string): Redaction {
       kinds.add(rule.kind);
       return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;
     };
+  // A gate shared by several rules is tested once (each test scans the text; a rule's replacement
+  // never adds what a gate looks for).
+  const gates = new Map<RegExp, boolean>();
+  const gated = (gate: RegExp) => {
+    let open = gates.get(gate);
+    if (open === undefined) gates.set(gate, (open = gate.test(text)));
+    return open;
+  };
   for (const rule of RULES) {
     if (rule.named === true) continue;
     if (rule.hints !== undefined && !rule.hints.some((h) => text.includes(h))) continue;
+    if (rule.gate !== undefined && !gated(rule.gate)) continue;
     text = text.replace(rule.pattern, replacer(rule));
   }
   // The named rules each try up to 40 characters at every position, and none matches across a line
@@ -295,13 +312,17 @@ export function redact(input: string): Redaction {
   let out = '';
   let last = 0;
   const names = NAME_WORDS;
+  // A named rule with hints runs only when the text holds one of them (most texts hold no `aws` or `--set`).
+  const named = NAMED_RULES.filter(
+    (rule) => (rule.hints === undefined || rule.hints.some((h) => text.includes(h))) && (rule.gate === undefined || gated(rule.gate)),
+  );
   names.lastIndex = 0;
   for (let m = names.exec(text); m !== null; m = names.exec(text)) {
     const start = text.lastIndexOf('\n', m.index) + 1;
     const newline = text.indexOf('\n', m.index);
     const end = newline === -1 ? text.length : newline;
     let line = text.slice(start, end);
-    for (const rule of NAMED_RULES) line = line.replace(rule.pattern, replacer(rule));
+    for (const rule of named) line = line.replace(rule.pattern, replacer(rule));
     out += text.slice(last, start) + line;
     last = end;
     names.lastIndex = end;
