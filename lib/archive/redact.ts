@@ -297,8 +297,10 @@ export function redact(input: string): Redaction {
   // never adds what a gate looks for).
   const gates = new Map<RegExp, boolean>();
   const gated = (gate: RegExp) => {
-    let open = gates.get(gate);
-    if (open === undefined) gates.set(gate, (open = gate.test(text)));
+    const known = gates.get(gate);
+    if (known !== undefined) return known;
+    const open = gate.test(text);
+    gates.set(gate, open);
     return open;
   };
   for (const rule of RULES) {
