@@ -76,7 +76,7 @@ const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(valu
 /** An environment variable's name in capitals that holds a secret: POSTGRES_PASSWORD, PGPASSWORD, GITHUB_TOKEN. */
 const ENV_NAME =
   '[A-Z][A-Z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS?)(?:_[A-Z0-9]{1,20}){0,3}';
-const ENV_GATE = /[A-Z_](?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIAL)|^(?:PASS|PWD|SECRET|TOKEN)/m;
+const ENV_GATE = /[A-Z0-9_](?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIAL)|^(?:PASS|PWD|SECRET|TOKEN)/m;
 
 /**
  * Where a command starts: after a space, or at a line's start, a shell operator or an opening quote,

@@ -181,6 +181,12 @@ const POSITIVES: Positive[] = [
     kind: 'secret',
   },
   {
+    name: 'an environment variable whose name has a digit before PASSWORD',
+    text: 'cd db && DB2PASSWORD=hunter2 ./migrate',
+    secrets: ['hunter2'],
+    kind: 'secret',
+  },
+  {
     name: 'a compose environment map',
     text: 'services:\n  db:\n    environment:\n      MYSQL_ROOT_PASSWORD: rootpass\n',
     secrets: ['rootpass'],
