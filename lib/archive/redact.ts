@@ -65,13 +65,19 @@ const PLACEHOLDER = /^(?:\$|%|\{\{|<|\[REDACTED|\*{3,}|x{3,}|\.{3}|changeme$|you
 
 /** An unquoted value counts only if it looks random: a digit, or long with mixed character classes. */
 function looksRandom(value: string): boolean {
-  if (value.length < 8 || TYPE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return false;
+  if (value.length < 8 || TYPE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value) || NOT_A_SECRET.test(value)) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // member access: config.apiKey
   if (/^[A-Za-z]+$/.test(value)) return value.length >= 24 && /[a-z]/.test(value) && /[A-Z]/.test(value);
   return /\d/.test(value) || (value.length >= 16 && /[A-Za-z]/.test(value) && /[^A-Za-z]/.test(value));
 }
 
-const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(value);
+/**
+ * What a value is not, besides a placeholder at its start: masked or cut short (`gho_****`,
+ * `sk_test_...`), an address or a path (`TOKEN_FILE=/var/run/…`, `token_endpoint: https://…`), a
+ * version (`"@types/jsonwebtoken": "^9.0.2"`).
+ */
+const NOT_A_SECRET = /\*{3,}|(?:\.{3}|…)$|^(?:https?:\/\/|\.{0,2}\/|~\/)|^[\^~<>=]{0,2}\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?$/;
+const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(value) && !NOT_A_SECRET.test(value);
 
 /** An environment variable's name in capitals that holds a secret: POSTGRES_PASSWORD, PGPASSWORD, GITHUB_TOKEN. */
 const ENV_NAME =
@@ -91,8 +97,9 @@ const MYSQL_P = `${COMMAND_START}(?:mysql|mariadb)(?:dump|admin|import|sh|check|
  * (help text says `--token string`, `--api-key value`; `--max-token 4096`, `--reset-token myhost`).
  */
 const flagOf = (names: string) => `(?:^|[ \\t])--?(?!no-|skip-|without-|ask-|prompt-)(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:${names})(?:=|[ \\t]{1,5})`;
-const PASSWORD_FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret');
-const TOKEN_FLAG = flagOf('token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
+const PASSWORD_FLAG = flagOf('password|passwd|passphrase|pass|pwd');
+// `--secret` often names a secret (gcloud `--secret=db-password`): a random-looking value only.
+const TOKEN_FLAG = flagOf('secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
 const FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
 /** What a text with such a flag holds. */
 const FLAG_GATE = /-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|apikey|access|auth|credential)/i;
@@ -137,11 +144,30 @@ const RULES: Rule[] = [
     accept: commandValue,
     hints: ['sshpass', 'login', 'redis-cli'],
   },
+  // keytool -storepass/-keypass SECRET, openssl -passout/-passin pass:SECRET, zip -P SECRET,
+  // ssh-keygen -N SECRET, httpie -a user:SECRET.
+  {
+    kind: 'password',
+    pattern: /((?:^|[\s|;&(`'"])-(?:storepass|keypass|srcstorepass|deststorepass|passout|passin)[ \t]{1,5}(?:pass:)?(["']?))([^\s"'-][^\s"']{2,199})/g,
+    group: 3,
+    accept: commandValue,
+    hints: ['pass'],
+  },
+  {
+    kind: 'password',
+    pattern: new RegExp(
+      `(${COMMAND_START}(?:zip[^\\n|;&]{0,300}?[ \\t]-P|ssh-keygen[^\\n|;&]{0,300}?[ \\t]-N|http[^\\n|;&]{0,300}?[ \\t](?:-a|--auth)[ \\t]{1,5}["']?[^\\s:"'[\\]]{1,100}:)[ \\t]{0,5}(["']?))([^\\s"'[\\]-][^\\s"'[\\]]{2,199})`,
+      'g',
+    ),
+    group: 3,
+    accept: commandValue,
+    hints: ['zip', 'ssh-keygen', 'http'],
+  },
   // curl -u user:SECRET
   {
     kind: 'password',
     pattern: new RegExp(
-      `(${COMMAND_START}curl(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t](?:-u[ \\t]{0,5}|--user(?:=|[ \\t]{1,5}))["']?[^\\s:"']{1,100}:)([^\\s"']{3,200})`,
+      `(${COMMAND_START}curl(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t](?:-u[ \\t]{0,5}|--user(?:=|[ \\t]{1,5}))["']?[^\\s:"'[\\]]{1,100}:)([^\\s"'[\\]]{3,200})`,
       'g',
     ),
     group: 2,
@@ -150,7 +176,14 @@ const RULES: Rule[] = [
   },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g, hints: ['eyJ'] },
   // scheme://[user]:password@host
-  { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi, group: 2, hints: ['://'] },
+  {
+    kind: 'url-password',
+    pattern: /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@[\]]{0,100}:)([^\s@/[\]]{3,200})(@)/gi,
+    group: 2,
+    // Not a variable (`app:${DB_PASSWORD}@`) or the word itself (`user:password@localhost`).
+    accept: (v) => !v.startsWith('$') && !/^(?:password|passwd|pass|secret|pwd)$/i.test(v),
+    hints: ['://'],
+  },
   { kind: 'bearer-token', pattern: /\b((?:Bearer|Token)\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/g, group: 2, hints: ['Bearer', 'Token'] },
   // In other cases, after an Authorization header (`AUTHORIZATION: bearer …`, `Authorization: token …`)
   // or as a word with a random-looking token ("bearer token-based-auth" in prose is left).
@@ -162,6 +195,14 @@ const RULES: Rule[] = [
     gate: /bearer|authorization/i,
   },
   { kind: 'basic-auth', pattern: /\b(authorization:[ \t]{0,5}basic[ \t]{1,5})([A-Za-z0-9+/=]{8,500})/gi, group: 2, gate: /authorization/i },
+  // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
+  {
+    kind: 'secret',
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'),
+    group: 3,
+    accept: isLiteral,
+    named: true,
+  },
   // NAME=value alone on a line (.env files, shell exports, either seen through Read or Grep): any
   // literal value, but not a keyword argument of a call (`password=password,`).
   {
@@ -173,14 +214,6 @@ const RULES: Rule[] = [
   },
   // ?api_key=value&…
   { kind: 'secret', pattern: new RegExp(`([?&]${NAME}=)([^&\\s#"']{4,500})`, 'gi'), group: 2, accept: isLiteral, named: true },
-  // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
-  {
-    kind: 'secret',
-    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'),
-    group: 3,
-    accept: isLiteral,
-    named: true,
-  },
   // --password VALUE, --token=VALUE, --db-pass "two words": a flag whose name ends in a secret's
   // (not --password-stdin, --token-limit, --pass-through), the next word a literal.
   // (Run on the whole text, not only on the lines NAME_WORD finds: `--pass` is no NAME.)
@@ -198,7 +231,14 @@ const RULES: Rule[] = [
   // `MYSQL_ROOT_PASSWORD: …`): any literal value.
   {
     kind: 'secret',
-    pattern: new RegExp(`((?:^|[\\s;&|(→:])["']?${ENV_NAME}=["']?)([^\\s"'\`;&|]{1,500})`, 'gm'),
+    pattern: new RegExp(`((?:^|[\\s;&|(→:])["']?${ENV_NAME}=(["']))([^"'\\n]{1,500})(\\2)`, 'gm'),
+    group: 3,
+    accept: (v) => commandValue(v) && !/^\d+$/.test(v),
+    gate: ENV_GATE,
+  },
+  {
+    kind: 'secret',
+    pattern: new RegExp(`((?:^|[\\s;&|(→:])["']?${ENV_NAME}=)([^\\s"'\`;&|]{1,500})`, 'gm'),
     group: 2,
     accept: (v) => commandValue(v) && !/^\d+$/.test(v),
     gate: ENV_GATE,
@@ -242,8 +282,9 @@ const RULES: Rule[] = [
   {
     kind: 'password',
     pattern:
-      /(\b(?:host|user|dbname|port|server|uid)=[^\s;]{1,200}[ \t;]{1,3}(?:[a-z]{1,20}=[^\s;]{1,200}[ \t;]{1,3}){0,6}(?:password|pwd)=)([^\s;'"]{1,200})/gi,
+      /(\b(?:host|user|dbname|port|server|uid)=[^\s;]{1,200}[ \t;]{1,3}(?:[a-z]{1,20}=[^\s;]{1,200}[ \t;]{1,3}){0,6}(?:password|pwd)=)([^\s;'",)]{1,200})/gi,
     group: 2,
+    accept: commandValue, // not a keyword argument (`connect(host=host, password=password)`)
     named: true,
     gate: /(?:password|pwd)=/i,
   },

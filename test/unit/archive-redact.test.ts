@@ -181,6 +181,18 @@ const POSITIVES: Positive[] = [
     kind: 'secret',
   },
   {
+    name: 'keytool, openssl, zip and ssh-keygen passwords',
+    text: "keytool -genkey -storepass Ks7orePass -keypass K3yPass1\nopenssl pkcs12 -export -passout pass:P12Export99 -out a.p12\nzip -P ZipPass99 out.zip a.txt\nssh-keygen -t ed25519 -N 'KeyPassphrase1' -f k",
+    secrets: ['Ks7orePass', 'K3yPass1', 'P12Export99', 'ZipPass99', 'KeyPassphrase1'],
+    kind: 'password',
+  },
+  {
+    name: 'a quoted secret with spaces on an .env line',
+    text: 'JWT_SECRET="s0me long secret value"',
+    secrets: ['s0me long secret value', 'long secret value'],
+    kind: 'secret',
+  },
+  {
     name: 'an environment variable whose name has a digit before PASSWORD',
     text: 'cd db && DB2PASSWORD=hunter2 ./migrate',
     secrets: ['hunter2'],
@@ -302,6 +314,17 @@ const NEGATIVES: Array<[string, string]> = [
     'helm upgrade --install app ./chart --set ingress.tls.secretName=tls-cert --set image.pullSecret=regcred\nterraform plan -var "token_ttl=3600"',
   ],
   ['bearer in prose', 'Use bearer token-based-authentication-middleware for the API.'],
+  ['a flag naming a secret', 'gcloud secrets versions access latest --secret=db-password'],
+  ['connection keyword arguments', 'conn = psycopg2.connect(host=host, user=user, password=password)'],
+  ['masked and cut-short values', '  ✓ Token: gho_************************************\nSTRIPE_SECRET_KEY=sk_test_...\nexport ANTHROPIC_API_KEY=sk-ant-...'],
+  [
+    'paths, addresses and versions named after secrets',
+    'export TOKEN_FILE=/var/run/secrets/kubernetes.io/serviceaccount/token\n      POSTGRES_PASSWORD_FILE: /run/secrets/db_password\ntoken_endpoint: https://auth.example.com/oauth/token\n"@types/jsonwebtoken": "^9.0.2",',
+  ],
+  [
+    'a variable or the word itself as a URL password',
+    'DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app\nDATABASE_URL=postgres://user:password@localhost:5432/mydb',
+  ],
   ['a documented sshpass example', '$ sshpass -p secret ssh host   # from the docs'],
   ['constants in capitals', 'const MAX_TOKEN=4096;\nexport const DEFAULT_PASSWORD_LENGTH=16;'],
 ];
