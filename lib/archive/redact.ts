@@ -144,6 +144,32 @@ const RULES: Rule[] = [
     accept: commandValue,
     hints: ['sshpass', 'login', 'redis-cli'],
   },
+  // Config files whose secret is under a name of its own: npm's `_auth=`/`_authToken=`, docker's
+  // config.json `"auth": "<base64>"`, Azure's `AccountKey=`, a .netrc's `password`, a Dockerfile's
+  // `ENV DB_PASSWORD value`.
+  {
+    kind: 'secret',
+    pattern: /((?:^|[\s;"'])(?:\/\/[^\s:]{1,200}:)?_(?:auth|authToken|password)[ \t]{0,3}=[ \t]{0,3}["']?)([^\s"']{8,500})/gm,
+    group: 2,
+    accept: commandValue,
+    hints: ['_auth', '_password'],
+  },
+  { kind: 'secret', pattern: /("auth"[ \t]{0,3}:[ \t]{0,3}")([A-Za-z0-9+/=]{12,500})(")/g, group: 2, hints: ['"auth"'] },
+  { kind: 'secret', pattern: /(\b(?:AccountKey|SharedAccessKey)=)([A-Za-z0-9+/=]{20,500})/g, group: 2, hints: ['AccountKey', 'SharedAccessKey'] },
+  {
+    kind: 'password',
+    pattern: /(\bmachine[ \t]{1,5}\S{1,200}(?:[ \t]{1,5}login[ \t]{1,5}\S{1,200})?[ \t]{1,5}password[ \t]{1,5})(\S{3,500})/g,
+    group: 2,
+    accept: commandValue,
+    hints: ['machine'],
+  },
+  {
+    kind: 'secret',
+    pattern: new RegExp(`^([ \\t]{0,12}(?:ENV|ARG)[ \\t]{1,5}${ENV_NAME}[ \\t]{1,5}["']?)([^\\s"'=][^\\s"']{0,499})`, 'gm'),
+    group: 2,
+    accept: commandValue,
+    gate: ENV_GATE,
+  },
   // keytool -storepass/-keypass SECRET, openssl -passout/-passin pass:SECRET, zip -P SECRET,
   // ssh-keygen -N SECRET, httpie -a user:SECRET.
   {

@@ -181,6 +181,26 @@ const POSITIVES: Positive[] = [
     kind: 'secret',
   },
   {
+    name: 'an .npmrc auth line',
+    text: '//registry.example.com/:_authToken=npmAuthTok3nValue99\n_auth=dXNlcjpwYXNzd29yZDE=',
+    secrets: ['npmAuthTok3nValue99', 'dXNlcjpwYXNzd29yZDE='],
+    kind: 'secret',
+  },
+  {
+    name: "docker's config.json auth",
+    text: '{"auths": {"registry.example.com": {"auth": "Ym90OmJvdHBhc3N3b3JkOTk="}}}',
+    secrets: ['Ym90OmJvdHBhc3N3b3JkOTk='],
+    kind: 'secret',
+  },
+  {
+    name: 'an Azure storage connection string',
+    text: 'DefaultEndpointsProtocol=https;AccountName=app;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net',
+    secrets: ['Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA=='],
+    kind: 'secret',
+  },
+  { name: 'a .netrc entry', text: 'machine api.example.com login bot password NetrcPw0rd77', secrets: ['NetrcPw0rd77'], kind: 'password' },
+  { name: 'a Dockerfile ENV without =', text: 'FROM node:20\nENV DB_PASSWORD dockerPw2024\nARG NPM_TOKEN\n', secrets: ['dockerPw2024'], kind: 'secret' },
+  {
     name: 'keytool, openssl, zip and ssh-keygen passwords',
     text: "keytool -genkey -storepass Ks7orePass -keypass K3yPass1\nopenssl pkcs12 -export -passout pass:P12Export99 -out a.p12\nzip -P ZipPass99 out.zip a.txt\nssh-keygen -t ed25519 -N 'KeyPassphrase1' -f k",
     secrets: ['Ks7orePass', 'K3yPass1', 'P12Export99', 'ZipPass99', 'KeyPassphrase1'],
@@ -315,6 +335,10 @@ const NEGATIVES: Array<[string, string]> = [
   ],
   ['bearer in prose', 'Use bearer token-based-authentication-middleware for the API.'],
   ['a flag naming a secret', 'gcloud secrets versions access latest --secret=db-password'],
+  [
+    'config keys near these names',
+    '"auth": "none",\n"authority": "https://login.example.com"\nmachine learning models need a password manager\nENV NODE_ENV production\nARG NPM_TOKEN',
+  ],
   ['connection keyword arguments', 'conn = psycopg2.connect(host=host, user=user, password=password)'],
   ['masked and cut-short values', '  ✓ Token: gho_************************************\nSTRIPE_SECRET_KEY=sk_test_...\nexport ANTHROPIC_API_KEY=sk-ant-...'],
   [
