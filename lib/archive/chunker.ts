@@ -142,6 +142,12 @@ export interface ToolCallHead {
 }
 
 /** One part of a tool call's archive; `part` is 1-based [index, count]. The output must be redacted. */
+/** A tool chunk's output: its text after the call's line(s) (see toolPartChunk). */
+export function toolOutputOf(chunk: Pick<Chunk, 'text'>): string {
+  const at = chunk.text.indexOf('\n\n');
+  return at === -1 ? '' : chunk.text.slice(at + 2);
+}
+
 export function toolPartChunk(
   call: ToolCallHead,
   output: string,

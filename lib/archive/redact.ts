@@ -1,9 +1,12 @@
 // Secret redaction applied before anything of the user's is written. Precision matters as much as
 // recall: hashes, uuids and ordinary code must survive. So a value is a secret when it has a known
 // provider shape, or when a secret-like name is assigned a literal in a context that says "value":
-// an env-style line, quotes, a query string, a URL's password, an Authorization header, or a bare
-// word that looks random (not a call, a member access or a type). Each hit becomes
-// `[REDACTED:<kind>]`. Every quantifier is bounded, so no input makes a rule quadratic.
+// an env-style line (also behind Read's or Grep's line prefix), an environment variable in capitals,
+// quotes, a query string, a URL's password, an Authorization header, a command line's password
+// option (mysql -p, curl -u, --password …), a config file's own key (.npmrc, .netrc, docker's auth),
+// or a bare word that looks random (not a call, a member access or a type). Each hit becomes
+// `[REDACTED:<kind>]`. Every quantifier is bounded, so no input makes a rule quadratic; rules that
+// cannot match a text are skipped by a literal (`hints`) or one shared pattern (`gate`).
 
 import { stripAnsi } from './plain-text.ts';
 
@@ -105,12 +108,13 @@ const FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret|token|api[_-]?ke
 const FLAG_GATE = /-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|apikey|access|auth|credential)/i;
 /** Words help text puts after a flag for its value. */
 const HELP_WORDS = new Set(['value', 'string', 'stdin', 'text', 'secret', 'password', 'token', 'key', 'file', 'path']);
-/** A flag's unquoted value that may be a secret: not a word of help text, a path or a key=value spec. */
-const flagValue = (v: string) =>
-  commandValue(v) && !TYPE_WORDS.has(v.toLowerCase()) && !HELP_WORDS.has(v.toLowerCase()) && !/^[~.]{0,2}\//.test(v) && !/^[A-Za-z_]{1,20}=/.test(v);
-/** A password on a command line: a literal, not a variable, a placeholder or a NAME in capitals. */
+/** A password on a command line: a literal, not a variable, a placeholder, a NAME in capitals or a word of help text. */
 const commandValue = (v: string) =>
   isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/[$<]/.test(v) && !TYPE_WORDS.has(v.toLowerCase()) && !HELP_WORDS.has(v.toLowerCase());
+/** A flag's unquoted value that may be a secret: as on a command line, and not a key=value spec (`--secret id=npmrc,…`). */
+const flagValue = (v: string) => commandValue(v) && !/^[A-Za-z_]{1,20}=/.test(v);
+/** An environment variable's value: as on a command line, and not a number (`MAX_TOKEN=4096`). */
+const envValue = (v: string) => commandValue(v) && !/^\d+$/.test(v);
 
 const RULES: Rule[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g, hints: ['PRIVATE KEY'] },
@@ -259,21 +263,21 @@ const RULES: Rule[] = [
     kind: 'secret',
     pattern: new RegExp(`((?:^|[\\s;&|(→:])["']?${ENV_NAME}=(["']))([^"'\\n]{1,500})(\\2)`, 'gm'),
     group: 3,
-    accept: (v) => commandValue(v) && !/^\d+$/.test(v),
+    accept: envValue,
     gate: ENV_GATE,
   },
   {
     kind: 'secret',
     pattern: new RegExp(`((?:^|[\\s;&|(→:])["']?${ENV_NAME}=)([^\\s"'\`;&|]{1,500})`, 'gm'),
     group: 2,
-    accept: (v) => commandValue(v) && !/^\d+$/.test(v),
+    accept: envValue,
     gate: ENV_GATE,
   },
   {
     kind: 'secret',
     pattern: new RegExp(`^([ \\t]{0,40}(?:-[ \\t]{1,5})?["']?${ENV_NAME}["']?:[ \\t]{1,5}["']?)([^\\s"'\`#]{1,500})`, 'gm'),
     group: 2,
-    accept: (v) => commandValue(v) && !/^\d+$/.test(v),
+    accept: envValue,
     gate: ENV_GATE,
   },
   // kubectl --from-literal=, helm --set, terraform -var, docker --build-arg: key=value, the key ending in a

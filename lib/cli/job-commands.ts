@@ -59,30 +59,24 @@ export async function runJob(cli: CliEnv, file: string): Promise<number | undefi
   cli.store.writeJson(file, ownedJob(job, thisProcess()));
   // Each batch under the session's cursor lock, which every transcript pass (a subagent's too) holds:
   // two writers that both find a part missing would both write it, and the last rename would win
-  // (the preview, at times). A part added after a transcript pass archived the preview as part 1
-  // takes part 1's uuids (fromFirstPart).
-  const locked: PartWriter = async (env, sessionId, chunks, hash) => {
-    const write = () => writeChunks(env.store, sessionId, chunks, { hash, fullOutput: true, fromFirstPart: true }).added;
+  // (the preview, at times).
+  const underLock = async (sessionId: string, write: () => number): Promise<number> => {
     const added = await env.store.withLock(cursorFile(env.store, sessionId), write, { waitMs: JOB_LOCK_WAIT_MS });
-    if (added === undefined) {
-      const why = `session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; ${file} is left for a later Stop to run again`;
-      cli.log.warn(`run-job: ${why}`);
-      throw new Error(why);
-    }
-    return added;
+    if (added !== undefined) return added;
+    const why = `session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; ${file} is left for a later Stop to run again`;
+    cli.log.warn(`run-job: ${why}`);
+    throw new Error(why);
   };
+  // A part added after a transcript pass archived the preview as part 1 takes part 1's uuids (fromFirstPart).
+  const locked: PartWriter = (env, sessionId, chunks, hash) =>
+    underLock(sessionId, () => writeChunks(env.store, sessionId, chunks, { hash, fullOutput: true, fromFirstPart: true }).added);
   if (job.kind === 'transcript-line') {
-    // Written as the transcript pass writes, under the same lock.
-    const sessionId = job.sessionId;
-    const write = async (chunks: Chunk[], nameCall?: boolean) => {
-      const options = nameCall === true ? { hash: chunkHash, nameCall } : { hash: chunkHash };
-      const added = await env.store.withLock(cursorFile(env.store, sessionId), () => writeChunks(env.store, sessionId, chunks, options).added, {
-        waitMs: JOB_LOCK_WAIT_MS,
-      });
-      if (added === undefined)
-        throw new Error(`session ${sessionId} stayed locked for ${JOB_LOCK_WAIT_MS / 1000} s; ${file} is left for a later Stop to run again`);
-      return added;
-    };
+    // Written as the transcript pass writes.
+    const write = (chunks: Chunk[], nameCall?: boolean) =>
+      underLock(
+        job.sessionId,
+        () => writeChunks(env.store, job.sessionId, chunks, nameCall === true ? { hash: chunkHash, nameCall } : { hash: chunkHash }).added,
+      );
     const added = await archiveTranscriptLine(env, job, write);
     if (added === undefined)
       cli.log.warn(

@@ -3,11 +3,11 @@
 import { join } from 'node:path';
 import { archiveDir, readChunk, removeTempLeftovers } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { toolPartId } from '../archive/chunker.ts';
+import { toolOutputOf, toolPartId } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
 import { STUB_MARK } from '../context/stub.ts';
 import { refreshIndex } from '../index/refresh.ts';
-import { phaseAt } from '../phase/ledgers.ts';
+import { tagPhase } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { archiveStats } from '../recall/recall.ts';
 import { findProjectRoot, listDir, pathExists, removePath, renamePath, statSafe } from '../runtime/store.ts';
@@ -66,10 +66,7 @@ async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<
     const aside = (id: string) => join(dir, `${id}.md.damaged`);
     for (const id of ids) move(join(dir, `${id}.md`), aside(id));
     const spans = readPhaseFile(cli.store, sessionId, cli.log, cli.now)?.tracker.spans ?? [];
-    const tag = (chunk: Chunk) => {
-      const span = spans.length === 0 ? undefined : phaseAt(spans, chunk.timestamp, chunk.type === 'user');
-      if (span !== undefined) chunk.phase = span.phase;
-    };
+    const tag = (chunk: Chunk) => void tagPhase(chunk, spans);
     try {
       await rearchiveSession(env, sessionId, transcript, tag);
     } catch (error) {
@@ -112,7 +109,7 @@ function restoredWhole(cli: CliEnv, sessionId: string, id: string): boolean {
   if (c.type !== 'tool' || c.toolUseId === undefined) return true;
   // The transcript's copy of an output it does not hold whole: a stub, or the client's preview (the
   // output after the call's line starts with it; an output that merely mentions them is whole).
-  const output = c.text.slice(c.text.indexOf('\n\n') + 2).trimStart();
+  const output = toolOutputOf(c).trimStart();
   if ((output.startsWith('[context-lifecycle]') && output.split('\n', 1)[0]?.includes(STUB_MARK) === true) || output.startsWith('<persisted-output>'))
     return false;
   const beyond = toolPartId(chunkHash, sessionId, c.toolUseId, c.part?.[1] ?? 1);

@@ -100,6 +100,13 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
   return result;
 }
 
+/** Tag a chunk with the phase it was said in (mutates it); returns that phase's span. */
+export function tagPhase(chunk: Chunk, spans: readonly PhaseSpan[]): PhaseSpan | undefined {
+  const span = phaseAt(spans, chunk.timestamp, chunk.type === 'user');
+  if (span !== undefined) chunk.phase = span.phase;
+  return span;
+}
+
 /**
  * Tag a chunk with the phase it was said in (mutates it) and read its facts. Subagent text and
  * Claude Code's own records (a typed slash command, a local command's output, which holds what
@@ -107,8 +114,7 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
  * marked) state nothing of the user's or the main thread's.
  */
 export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[]): FactRecord[] {
-  const span = phaseAt(spans, chunk.timestamp, chunk.type === 'user');
-  if (span !== undefined) chunk.phase = span.phase;
+  const span = tagPhase(chunk, spans);
   if (chunk.type !== 'user' && chunk.type !== 'assistant') return [];
   if (chunk.sidechain === true || chunk.client === true || chunk.text.trimStart().startsWith('<')) return [];
   const facts: Fact[] = chunk.type === 'user' ? userFacts(chunk.text) : assistantFacts(chunk.text);
