@@ -23,6 +23,7 @@ import type { Store } from '../runtime/store.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { relatedTerms } from './related.ts';
+import { type TimeSpan, timeSpans, within } from './when.ts';
 
 export interface RecallResult {
   ref: string;
@@ -127,6 +128,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     return read.get(key);
   };
   let candidates: Candidate[];
+  const spans = terms.length === 0 ? [] : timeSpans(text, scope.now);
   if (terms.length === 0) {
     // Filters only: newest first.
     candidates = top(
@@ -153,6 +155,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     ];
     const acc = newScores(view);
     score(view, wanted, masks, acc);
+    if (spans.length > 0) favourSpans(view, spans, masks, acc);
     candidates = best(view, acc, want);
     const feedback = feedbackTerms(view, candidates, chunkAt, new Set(wanted.map((w) => w.term)));
     if (feedback.length > 0) {
@@ -162,11 +165,16 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
   const out: RecallResult[] = [];
-  if (query.phrases.length > 0) {
-    // Phrases reorder the leading candidates by whether their text really holds the phrase.
+  if (query.phrases.length > 0 || spans.length > 0) {
+    // Phrases reorder the leading candidates by whether their text really holds the phrase; a span
+    // of time, by whether their text names a date in it ("surgery is on September 23", said on
+    // the 8th, answers "in late September"), read against the chunk's own time ("yesterday").
     const head = candidates.slice(0, scope.limit * 3).map((c) => ({ c, chunk: chunkAt(c) }));
-    for (const h of head)
-      if (h.chunk !== undefined && query.phrases.some((p) => h.chunk?.text.toLowerCase().includes(p.toLowerCase()))) h.c.score *= PHRASE_BOOST;
+    for (const { c, chunk } of head) {
+      if (chunk === undefined) continue;
+      if (query.phrases.some((p) => chunk.text.toLowerCase().includes(p.toLowerCase()))) c.score *= PHRASE_BOOST;
+      if (spans.length > 0 && !within(spans, c.time) && namesDateIn(chunk.text, c.time, spans)) c.score *= SPAN_BOOST;
+    }
     head.sort((a, b) => b.c.score - a.c.score || b.c.time - a.c.time);
     for (const { c, chunk } of head) {
       if (out.length >= scope.limit) break;
@@ -238,6 +246,49 @@ function feedbackTerms(view: IndexView, leading: readonly Candidate[], chunkAt: 
   const picked = ranked.slice(0, FEEDBACK_TERMS);
   const top1 = picked[0]?.[1] ?? 1;
   return picked.map(([term, w]) => ({ term, raw: term, weight: (FEEDBACK_WEIGHT * w) / top1, exact: true }));
+}
+
+// A question that says when ("on February 14th", "in the first week of March", "yesterday"): what
+// was said then counts SPAN_BOOST times, and when the span holds few chunks (a day or two of a
+// session), those that match no word of the question join at SPAN_FLOOR of the best score, after
+// the chunks that match. Such a question's words often miss its answer ("where did I eat on the
+// 14th" of "dinner at Gogi House") where its date does not. A span soft-filters; `since:` filters.
+const SPAN_BOOST = 1.5;
+const SPAN_FLOOR = 0.3;
+/** Chunks in a span beyond which none joins without a word of the question (a month of work is no hint). */
+const SPAN_FILL_MAX = 40;
+
+/** Characters of a chunk read for the dates it names. */
+const MENTION_CHARS = 4_000;
+
+function namesDateIn(text: string, time: number, spans: readonly TimeSpan[]): boolean {
+  if (time <= 0) return false;
+  const named = timeSpans(text.slice(0, MENTION_CHARS), new Date(time));
+  return named.some((n) => spans.some((s) => n.start < s.end && n.end > s.start));
+}
+
+function favourSpans(view: IndexView, spans: readonly TimeSpan[], masks: ReadonlyArray<Uint8Array | undefined>, acc: Scores): void {
+  let topScore = 0;
+  acc.touched.forEach((docs, i) => {
+    const scores = acc.perSegment[i] as Float64Array;
+    for (let j = 0; j < docs.length; j++) topScore = Math.max(topScore, scores[docs[j] as number] as number);
+  });
+  const inside: Array<[number, number]> = [];
+  view.segments.forEach((s, i) => {
+    const time = s.reader.time();
+    const mask = masks[i];
+    for (let d = 0; d < time.length; d++) if ((mask === undefined || mask[d] === 1) && within(spans, time[d] as number)) inside.push([i, d]);
+  });
+  const fill = inside.length <= SPAN_FILL_MAX && topScore > 0;
+  for (const [i, d] of inside) {
+    const scores = acc.perSegment[i] as Float64Array;
+    const v = scores[d] as number;
+    if (v > 0) scores[d] = v * SPAN_BOOST;
+    else if (fill) {
+      scores[d] = SPAN_FLOOR * topScore;
+      (acc.touched[i] as number[]).push(d);
+    }
+  }
 }
 
 /** A term to score: its unstemmed form (for prefixes), its weight, and whether only it matches. */

@@ -7,11 +7,16 @@ import { baseEnv, runCli } from './proc.ts';
 import { type ScriptedTranscript, scriptedTranscript } from './scripted-transcript.ts';
 
 /** Ingest the session `write` scripts into a project under `home`; returns its recall order. */
-export function recallSandbox(home: string, sessionId: string, write: (t: ScriptedTranscript) => void): (query: string) => Array<string | undefined> {
+export function recallSandbox(
+  home: string,
+  sessionId: string,
+  write: (t: ScriptedTranscript) => void,
+  clock: { start?: number; stepMs?: number } = {},
+): (query: string) => Array<string | undefined> {
   const project = join(home, 'project');
   mkdirSync(project);
   const env = baseEnv(home, { CTXL_HOME: join(home, 'data') });
-  const t = scriptedTranscript(sessionId, project);
+  const t = scriptedTranscript(sessionId, project, clock);
   write(t);
   const file = join(home, 't.jsonl');
   t.write(file);

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
+import { recallSandbox } from './helpers/recall-sandbox.ts';
+import { useTempDirs } from './helpers/tmp.ts';
+
+const tempDir = useTempDirs('ctxl-when-');
+// Local time throughout, as the module reads a question: these hold in any time zone.
+const now = new Date(2026, 10, 30, 15, 0); // Monday 30 November 2026, 15:00
+const day = (y: number, m: number, d: number, days = 1): TimeSpan => ({ start: new Date(y, m, d).getTime(), end: new Date(y, m, d + days).getTime() });
+const spans = (q: string) => timeSpans(q, now);
+/** The spans of a question in one year (a date without a year stands for it in each of ten). */
+const inYear = (q: string, y: number) => spans(q).filter((s) => new Date(s.start).getFullYear() === y);
+
+describe('timeSpans', () => {
+  it('reads a month and day in the usual English forms, in each of the last ten years when no year is given', () => {
+    for (const q of ['where did I eat on February 14th?', 'feb 14', 'Feb. 14', 'the 14th of February', '14 feb']) {
+      expect(inYear(q, 2025), q).toEqual([day(2025, 1, 14)]);
+      expect(spans(q), q).toHaveLength(11);
+    }
+    expect(spans('on February 14, 2025')).toEqual([day(2025, 1, 14)]);
+    expect(spans('what changed on 2025-03-05')).toEqual([day(2025, 2, 5)]);
+    // No such day: the month is what it names.
+    expect(inYear('February 30th', 2025)).toEqual([day(2025, 1, 1, 28)]);
+  });
+
+  it('reads parts of a month: early, mid, late, the end, a week of it', () => {
+    expect(inYear('what did we decide in mid April', 2025)).toEqual([day(2025, 3, 10, 11)]);
+    expect(inYear('mid-April', 2025)).toEqual([day(2025, 3, 10, 11)]);
+    expect(inYear('early March', 2025)).toEqual([day(2025, 2, 1, 10)]);
+    expect(inYear('in late September', 2025)).toEqual([day(2025, 8, 20, 11)]);
+    expect(inYear('at the end of February', 2024)).toEqual([day(2024, 1, 24, 6)]); // 2024 is a leap year
+    expect(inYear('in the first week of March', 2025)).toEqual([day(2025, 2, 1, 7)]);
+    expect(inYear('the last week of march', 2025)).toEqual([day(2025, 2, 24, 8)]);
+  });
+
+  it('reads a whole month, but not May or March as everyday words', () => {
+    expect(spans('in March 2025')).toEqual([day(2025, 2, 1, 31)]);
+    expect(inYear('what did I buy in June', 2025)).toEqual([day(2025, 5, 1, 30)]);
+    expect(inYear('during may', 2025)).toEqual([day(2025, 4, 1, 31)]);
+    expect(spans('may I rename the timeout flag')).toEqual([]);
+    expect(spans('march the migration forward')).toEqual([]);
+    expect(spans('the jan config')).toEqual([]);
+  });
+
+  it('reads days relative to now', () => {
+    expect(spans('what broke yesterday')).toEqual([day(2026, 10, 29)]);
+    expect(spans('the day before yesterday')).toEqual([day(2026, 10, 28)]);
+    expect(spans('what did we do this morning')).toEqual([day(2026, 10, 30)]);
+    expect(spans('three days ago')).toEqual([day(2026, 10, 26, 3)]);
+    expect(spans('a week ago')).toEqual([day(2026, 10, 20, 7)]);
+    expect(spans('what did we change last week')).toEqual([day(2026, 10, 23, 7)]);
+    expect(spans('this week')).toEqual([day(2026, 10, 30)]);
+    expect(spans('last month')).toEqual([day(2026, 9, 1, 31)]);
+    expect(spans('last tuesday')).toEqual([day(2026, 10, 24)]);
+    // Today is a Monday: "on Monday" is a week ago, not today.
+    expect(spans('on monday')).toEqual([day(2026, 10, 23)]);
+  });
+
+  it('names nothing for a question without a date, and merges overlapping spans', () => {
+    for (const q of ['why does the retry loop time out', 'bump to 2.7.3', 'the 14th test', 'port 5173', 'timeout 30s']) expect(spans(q), q).toEqual([]);
+    expect(inYear('early March, around March 5th', 2025)).toEqual([day(2025, 2, 1, 10)]);
+    const s = spans('yesterday');
+    expect(within(s, new Date(2026, 10, 29, 23, 59).getTime())).toBe(true);
+    expect(within(s, new Date(2026, 10, 30, 0, 0).getTime())).toBe(false);
+  });
+});
+
+describe('ranking with a date in the question (ctxl recall)', () => {
+  it('favours what was said on the day the question names, and brings in that day when its words miss', () => {
+    const ids: Record<string, string> = {};
+    // One line a day from 10 February 2025 (noon UTC).
+    const order = recallSandbox(
+      tempDir(),
+      'ffff7777-0000-4000-8000-000000000007',
+      (t) => {
+        ids.feb10 = t.user('the staging deploy failed again, the health check timed out');
+        t.assistant('I raised the health check timeout to 20 seconds.');
+        ids.feb12 = t.user('the staging deploy failed again, the health check timed out');
+        t.assistant('The probe path was wrong; fixed it in the chart.');
+        ids.feb14 = t.user("we're doing dinner at Gogi House tonight, the korean bbq place downtown");
+        t.assistant('Have fun at Gogi House.');
+        ids.feb16 = t.user('where can I eat lunch near the office');
+      },
+      { start: Date.parse('2025-02-09T12:00:00.000Z'), stepMs: 86_400_000 },
+    );
+    expect(order('why did the staging deploy fail on February 12th')[0]).toBe(ids.feb12);
+    expect(order('why did the staging deploy fail on February 10th')[0]).toBe(ids.feb10);
+    // "eat" is only in the 16th's line; the 14th's answer shares no word with the question.
+    expect(order('where did I eat')).not.toContain(ids.feb14);
+    expect(order('where did I eat on February 14th').slice(0, 3)).toContain(ids.feb14);
+  });
+});
