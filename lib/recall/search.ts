@@ -23,7 +23,7 @@ import type { Store } from '../runtime/store.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { relatedTerms } from './related.ts';
-import { type TimeSpan, timeSpans, within } from './when.ts';
+import { asksForLatest, type TimeSpan, timeSpans, within } from './when.ts';
 
 export interface RecallResult {
   ref: string;
@@ -165,7 +165,8 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
   const out: RecallResult[] = [];
-  if (query.phrases.length > 0 || spans.length > 0) {
+  const latest = terms.length > 0 && asksForLatest(text);
+  if (query.phrases.length > 0 || spans.length > 0 || latest) {
     // Phrases reorder the leading candidates by whether their text really holds the phrase; a span
     // of time, by whether their text names a date in it ("surgery is on September 23", said on
     // the 8th, answers "in late September"), read against the chunk's own time ("yesterday").
@@ -174,6 +175,14 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
       if (chunk === undefined) continue;
       if (query.phrases.some((p) => chunk.text.toLowerCase().includes(p.toLowerCase()))) c.score *= PHRASE_BOOST;
       if (spans.length > 0 && !within(spans, c.time) && namesDateIn(chunk.text, c.time, spans)) c.score *= SPAN_BOOST;
+    }
+    // A question about how things stand now: the later of two sayings of a fact ranks first, by
+    // up to LATEST_BOOST for the newest of the leading candidates (by order, not by distance in time).
+    if (latest) {
+      const byTime = [...head].sort((a, b) => a.c.time - b.c.time);
+      byTime.forEach(({ c }, i) => {
+        c.score *= 1 + (LATEST_BOOST * i) / Math.max(1, byTime.length - 1);
+      });
     }
     head.sort((a, b) => b.c.score - a.c.score || b.c.time - a.c.time);
     for (const { c, chunk } of head) {
@@ -257,6 +266,8 @@ const SPAN_BOOST = 1.5;
 const SPAN_FLOOR = 0.3;
 /** Chunks in a span beyond which none joins without a word of the question (a month of work is no hint). */
 const SPAN_FILL_MAX = 40;
+
+const LATEST_BOOST = 0.3;
 
 /** Characters of a chunk read for the dates it names. */
 const MENTION_CHARS = 4_000;

@@ -158,6 +158,15 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
   return merge(found.spans);
 }
 
+/**
+ * Whether a question asks how things stand now ("where do I live now", "the current timeout", "what
+ * do I eat these days"): a fact that changed was said twice, and the later saying answers it.
+ */
+export function asksForLatest(text: string): boolean {
+  return LATEST.test(text.toLowerCase());
+}
+const LATEST = /(?<![\w-])(?:now|nowadays|currently|current|these days|at the moment|at present|any ?more|lately|latest|most recent|still)(?![\w-])/;
+
 /** Whether `t` (epoch ms) lies in one of the spans. */
 export function within(spans: readonly TimeSpan[], t: number): boolean {
   for (const s of spans) if (t >= s.start && t < s.end) return true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
+import { asksForLatest, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
 import { recallSandbox } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -88,5 +88,37 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     // "eat" is only in the 16th's line; the 14th's answer shares no word with the question.
     expect(order('where did I eat')).not.toContain(ids.feb14);
     expect(order('where did I eat on February 14th').slice(0, 3)).toContain(ids.feb14);
+  });
+});
+
+describe('a question about how things stand now', () => {
+  it('is told by its words', () => {
+    for (const q of [
+      'where do I live now',
+      'what is the current timeout',
+      'what do I eat these days',
+      'which client do we use at the moment',
+      'is the flag still on',
+      'the latest port',
+    ])
+      expect(asksForLatest(q), q).toBe(true);
+    for (const q of ['why did the retry loop time out', 'currentUser is undefined', 'the knowledge base', 'snow day']) expect(asksForLatest(q), q).toBe(false);
+  });
+
+  it('ranks the later of two sayings of a fact first (ctxl recall)', () => {
+    let before = '';
+    let after = '';
+    const order = recallSandbox(
+      tempDir(),
+      'ffff8888-0000-4000-8000-000000000008',
+      (t) => {
+        before = t.user('set the redis pool size to 20 connections for the export job');
+        for (let i = 0; i < 6; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+        after = t.user('change of plan after the load test on staging last night: the redis pool size is 50 from today');
+      },
+      { start: Date.parse('2025-02-09T12:00:00.000Z'), stepMs: 3_600_000 },
+    );
+    expect(order('redis pool size')[0]).toBe(before);
+    expect(order('what is the redis pool size now')[0]).toBe(after);
   });
 });
