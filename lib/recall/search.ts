@@ -259,8 +259,9 @@ function feedbackTerms(view: IndexView, leading: readonly Candidate[], chunkAt: 
 
 // A question that says when ("on February 14th", "in the first week of March", "yesterday"): what
 // was said then counts SPAN_BOOST times, and when the span holds few chunks (a day or two of a
-// session), those that match no word of the question join at SPAN_FLOOR of the best score, after
-// the chunks that match. Such a question's words often miss its answer ("where did I eat on the
+// session), those that match no word of the question join at SPAN_FLOOR of the best score (above
+// weak matches, below strong ones); when no word matched at all, the span's chunks are the answer,
+// newest first. Such a question's words often miss its answer ("where did I eat on the
 // 14th" of "dinner at Gogi House") where its date does not. A span soft-filters; `since:` filters.
 const SPAN_BOOST = 1.5;
 const SPAN_FLOOR = 0.3;
@@ -290,13 +291,14 @@ function favourSpans(view: IndexView, spans: readonly TimeSpan[], masks: Readonl
     const mask = masks[i];
     for (let d = 0; d < time.length; d++) if ((mask === undefined || mask[d] === 1) && within(spans, time[d] as number)) inside.push([i, d]);
   });
-  const fill = inside.length <= SPAN_FILL_MAX && topScore > 0;
+  // No word of the question matched ("what happened yesterday"): the span is all it asks, newest first.
+  const fill = topScore === 0 ? 1 : inside.length <= SPAN_FILL_MAX ? SPAN_FLOOR * topScore : 0;
   for (const [i, d] of inside) {
     const scores = acc.perSegment[i] as Float64Array;
     const v = scores[d] as number;
     if (v > 0) scores[d] = v * SPAN_BOOST;
-    else if (fill) {
-      scores[d] = SPAN_FLOOR * topScore;
+    else if (fill > 0) {
+      scores[d] = fill;
       (acc.touched[i] as number[]).push(d);
     }
   }

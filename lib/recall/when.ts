@@ -2,8 +2,9 @@
 // "yesterday", "last Tuesday", "three days ago", "2025-03-05". The search favours what was said in
 // those spans (search.ts): the words of such a question rarely name what its answer says ("where
 // did we eat on the 14th" of "dinner at Gogi House"), its date does. Spans are in local time (the
-// user's calendar). A date without a year stands for that date in each of the last ten years: an
-// archive spans several, and "February 14th" asked in November means the one before. Pure.
+// user's calendar). A date without a year stands for that date in this year and each of the ten
+// before: an archive spans several, and "February 14th" asked in November means this year's or
+// an earlier one. Pure.
 
 /** A span of time, [start, end) in epoch ms. */
 export interface TimeSpan {
@@ -18,7 +19,7 @@ const YEAR = '(?:,?\\s+((?:19|20)\\d{2}))?';
 const WORD_END = '(?![\\w-])';
 const WORD_START = '(?<![\\w-])';
 
-/** Years back a date without a year may be in. */
+/** Years back a date without a year may be in (besides this one). */
 const YEARS_BACK = 10;
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -39,8 +40,6 @@ const NUMBER_WORDS: Record<string, number> = {
   couple: 2,
   few: 3,
 };
-/** Month names that are a date on their own, with no preposition or year: not the abbreviations, not May or March. */
-const BARE_MONTHS = new Set(['january', 'february', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december']);
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 /** Parts of a month: the first and last day each phrase stands for (the last is capped at the month's end). */
@@ -49,10 +48,12 @@ const PARTS: Record<string, [number, number]> = {
   'beginning of': [1, 7],
   'start of': [1, 7],
   mid: [10, 20],
-  middle: [10, 20],
   'middle of': [10, 20],
   late: [20, 31],
   'end of': [24, 31],
+};
+/** Weeks of a month ("the first week of March"): only with the word week. */
+const WEEKS: Record<string, [number, number]> = {
   first: [1, 7],
   '1st': [1, 7],
   second: [8, 14],
@@ -63,6 +64,14 @@ const PARTS: Record<string, [number, number]> = {
   '4th': [22, 28],
   last: [24, 31],
 };
+
+/**
+ * Month names that are everyday words of chat or code ("the first may fail", the csv `sep`, `dec`
+ * places): a date only with a preposition before them, a year or an ordinal day after, or a capital.
+ */
+const AMBIGUOUS = new Set(['may', 'march', 'mar', 'sep', 'sept', 'dec', 'oct', 'jun']);
+const FULL_NAMES = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']);
+const PREPOSITION = '(?:in|on|during|since|until|till|through|throughout|from|of|by|before|after|around|about)';
 
 interface Found {
   spans: TimeSpan[];
@@ -76,58 +85,114 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
   const found: Found = { spans: [], taken: [] };
   const thisYear = now.getFullYear();
   const years = (year: string | undefined) => (year === undefined ? range(thisYear - YEARS_BACK, thisYear) : [Number(year)]);
+  /** Whether the month name of group `g` reads as a month here (see AMBIGUOUS). */
+  const isMonth = (m: RegExpExecArray, g: number, more: { prep?: boolean; year?: boolean; ordinal?: boolean }) => {
+    const name = m[g] as string;
+    if (!AMBIGUOUS.has(name) || more.prep === true || more.year === true || more.ordinal === true) return true;
+    const at = m.indices?.[g]?.[0] ?? -1;
+    return at >= 0 && /[A-Z]/.test(text[at] ?? '');
+  };
+  const before = (m: RegExpExecArray) => new RegExp(`${PREPOSITION}\\s+(?:the\\s+)?$`).test(lower.slice(Math.max(0, m.index - 16), m.index));
 
-  // "the first week of March", "mid-April", "late September 2025"
+  // "the first week of March", "mid-April", "late September 2025", "in late May"
+  const weeks = Object.keys(WEEKS).join('|');
+  each(lower, `${WORD_START}(?:the\\s+)?(${weeks})[\\s-]+week[\\s-]+(?:of\\s+|in\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
+    const [from, to] = WEEKS[m[1] as string] as [number, number];
+    const month = monthOf(m[2] as string);
+    return years(m[3]).map((y) => daySpan(y, month, from, Math.min(to, daysIn(y, month)) - from + 1));
+  });
   const parts = Object.keys(PARTS)
     .sort((a, b) => b.length - a.length)
     .join('|');
-  each(lower, `${WORD_START}(?:the\\s+)?(${parts})(?:[\\s-]+week)?[\\s-]+(?:of\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
+  each(lower, `${WORD_START}(?:the\\s+)?(${parts})[\\s-]+${MONTH}${YEAR}${WORD_END}`, found, (m) => {
+    if (!isMonth(m, 2, { prep: (m[1] as string).endsWith(' of') || before(m), year: m[3] !== undefined })) return [];
     const [from, to] = PARTS[m[1] as string] as [number, number];
     const month = monthOf(m[2] as string);
     return years(m[3]).map((y) => daySpan(y, month, from, Math.min(to, daysIn(y, month)) - from + 1));
   });
-  // "February 14th", "Feb. 14, 2025", "May 3"
-  each(lower, `${WORD_START}${MONTH}\\s+${DAY}${YEAR}${WORD_END}`, found, (m) => {
+  // "February 14th", "Feb. 14, 2025", "on May 3", "March 3-5"
+  each(lower, `${WORD_START}${MONTH}\\s+${DAY}(?:\\s*(?:-|to|until|through)\\s*(\\d{1,2})(?:st|nd|rd|th)?)?${YEAR}${WORD_END}`, found, (m) => {
+    if (!isMonth(m, 1, { prep: before(m), year: m[4] !== undefined, ordinal: /\d(?:st|nd|rd|th)/.test(m[0]) })) return [];
     const month = monthOf(m[1] as string);
-    return dayOfMonth(years(m[3]), month, Number(m[2]));
+    const from = Number(m[2]);
+    const to = m[3] === undefined ? from : Number(m[3]);
+    if (to < from || to - from > 31) return dayOfMonth(years(m[4]), month, from);
+    return years(m[4]).flatMap((y) => (from >= 1 && to <= daysIn(y, month) ? [daySpan(y, month, from, to - from + 1)] : []));
   });
-  // "14 February", "the 14th of February"
-  each(lower, `${WORD_START}(?:the\\s+)?${DAY}\\s+(?:of\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
-    const month = monthOf(m[2] as string);
-    return dayOfMonth(years(m[3]), month, Number(m[1]));
+  // "14 February", "the 14th of February", "the 3rd of March"
+  each(lower, `${WORD_START}(?:the\\s+)?${DAY}\\s+(?:(of)\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
+    if (!isMonth(m, 3, { prep: m[2] !== undefined, year: m[4] !== undefined })) return [];
+    const month = monthOf(m[3] as string);
+    return dayOfMonth(years(m[4]), month, Number(m[1]));
   });
-  // "2025-03-05", "2025-03"
-  each(lower, `${WORD_START}((?:19|20)\\d{2})-(\\d{2})(?:-(\\d{2}))?(?![\\w-])`, found, (m) => {
+  // "2025-03-05", "2025-03-05T14:22:00Z", "2025-03"; not inside a path or a file name (docs/2025-03.md).
+  each(lower, `(?<![\\w/.-])((?:19|20)\\d{2})-(\\d{2})(?:-(\\d{2}))?(?=t\\d|$|[^\\w/.-]|\\.(?!\\w))`, found, (m) => {
     const y = Number(m[1]);
     const month = Number(m[2]) - 1;
     if (month < 0 || month > 11) return [];
     if (m[3] === undefined) return [daySpan(y, month, 1, daysIn(y, month))];
     return dayOfMonth([y], month, Number(m[3]));
   });
-  // "in March", "during May 2025", "March 2025"; a bare month name, except the two that are
-  // everyday words ("may I", "march on"), which need a preposition or a year.
-  each(lower, `${WORD_START}(?:(in|during|since|until|through|throughout|from|of|by|before|after)\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
+  // "last March": that month, the latest one before this one.
+  each(lower, `${WORD_START}last\\s+${MONTH}${WORD_END}`, found, (m) => {
+    if (!isMonth(m, 1, {})) return [];
+    const month = monthOf(m[1] as string);
+    const y = month < now.getMonth() ? thisYear : thisYear - 1;
+    return [daySpan(y, month, 1, daysIn(y, month))];
+  });
+  // "in March", "during May 2025", "March 2025", "the August release" (a bare month in capitals).
+  each(lower, `${WORD_START}(?:(${PREPOSITION})\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
     const name = m[2] as string;
-    const bare = m[1] === undefined && m[3] === undefined;
-    if (bare && !BARE_MONTHS.has(name)) return [];
+    const capital = /[A-Z]/.test(text[m.indices?.[2]?.[0] ?? -1] ?? '');
+    // With a preposition, any month but a code word's abbreviation (`of sep characters`); bare, a full name in capitals.
+    const codeWord = AMBIGUOUS.has(name) && !FULL_NAMES.has(name);
+    const ok = m[3] !== undefined || (m[1] !== undefined ? !codeWord || capital : capital && FULL_NAMES.has(name) && !AMBIGUOUS.has(name));
+    if (!ok) return [];
     const month = monthOf(name);
     return years(m[3]).map((y) => daySpan(y, month, 1, daysIn(y, month)));
   });
+  // "in 2025"
+  each(lower, `${WORD_START}(?:in|during|since|of|throughout)\\s+((?:19|20)\\d{2})${WORD_END}`, found, (m) => [
+    { start: new Date(Number(m[1]), 0, 1).getTime(), end: new Date(Number(m[1]) + 1, 0, 1).getTime() },
+  ]);
+  // "on the 14th": that day of this month and of the eleven before it.
+  each(lower, `${WORD_START}on\\s+the\\s+(\\d{1,2})(?:st|nd|rd|th)${WORD_END}`, found, (m) => {
+    const date = Number(m[1]);
+    const out: TimeSpan[] = [];
+    for (let back = 0; back < 12; back++) {
+      const first = new Date(thisYear, now.getMonth() - back, 1);
+      if (date >= 1 && date <= daysIn(first.getFullYear(), first.getMonth())) out.push(daySpan(first.getFullYear(), first.getMonth(), date, 1));
+    }
+    return out;
+  });
 
-  // Relative to now.
+  // Relative to now. Not a method or a member (`date.today()`, `$yesterday`).
   const today = startOfDay(now);
   const day = (back: number, days = 1) => ({ start: shiftDays(today, -back), end: shiftDays(today, -back + days) });
-  each(lower, `${WORD_START}(?:the\\s+)?day\\s+before\\s+yesterday${WORD_END}`, found, () => [day(2)]);
-  each(lower, `${WORD_START}(?:yesterday|last\\s+night)${WORD_END}`, found, () => [day(1)]);
-  each(lower, `${WORD_START}(?:today|this\\s+(?:morning|afternoon|evening))${WORD_END}`, found, () => [day(0)]);
-  each(lower, `${WORD_START}(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(day|week|month)s?\\s+ago${WORD_END}`, found, (m) => {
+  const [from, to] = ['(?<![\\w.$-])', '(?![\\w(-])'];
+  each(lower, `${from}(?:the\\s+)?day\\s+before\\s+yesterday${to}`, found, () => [day(2)]);
+  each(lower, `${from}(?:yesterday|last\\s+night)${to}`, found, () => [day(1)]);
+  each(lower, `${from}(?:today|this\\s+(?:morning|afternoon|evening))${to}`, found, () => [day(0)]);
+  each(lower, `${from}(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`, found, (m) => {
     const n = /^\d/.test(m[1] as string) ? Number(m[1]) : (NUMBER_WORDS[m[1] as string] as number);
     // "three days ago" is rarely exact: the day before and after count too; a week or month ago, a week around it.
     if (m[2] === 'day') return [day(n + 1, 3)];
     const back = m[2] === 'week' ? 7 * n : 30 * n;
     return [day(back + 3, 7)];
   });
-  each(lower, `${WORD_START}(last|this|past)\\s+(week|month|year)${WORD_END}`, found, (m) => {
+  // "the past few days", "in the last two weeks", "over the past 3 days": up to today.
+  each(lower, `${from}(?:past|last)\\s+(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(day|week|month)s${to}`, found, (m) => {
+    const n = /^\d/.test(m[1] as string) ? Number(m[1]) : (NUMBER_WORDS[m[1] as string] as number);
+    const days = n * (m[2] === 'day' ? 1 : m[2] === 'week' ? 7 : 30);
+    return [day(days, days + 1)];
+  });
+  // "last weekend", "over the weekend", "this weekend": the latest Saturday and Sunday (this one on a weekend).
+  each(lower, `${from}(last|this|the|over\\s+the)\\s+weekend${to}`, found, (m) => {
+    const dow = today.getDay();
+    const back = m[1] === 'last' ? (dow === 6 ? 7 : dow === 0 ? 8 : dow + 1) : dow === 6 ? 0 : dow === 0 ? 1 : dow + 1;
+    return [day(back, 2)];
+  });
+  each(lower, `${from}(last|this|past)\\s+(week|month|year)${to}`, found, (m) => {
     const unit = m[2] as string;
     if (m[1] === 'past') {
       const days = unit === 'week' ? 7 : unit === 'month' ? 30 : 365;
@@ -148,9 +213,9 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
       ? [{ start: jan1.getTime(), end: shiftDays(today, 1) }]
       : [{ start: new Date(today.getFullYear() - 1, 0, 1).getTime(), end: jan1.getTime() }];
   });
-  // "on Tuesday", "last Friday": the latest such day before today ("last" also skips today's weekday).
-  each(lower, `${WORD_START}(on|last|this\\s+past|past)\\s+(${WEEKDAYS.join('|')})${WORD_END}`, found, (m) => {
-    const want = WEEKDAYS.indexOf(m[2] as string);
+  // "on Tuesday", "last Friday", "tuesday": the latest such day before today ("last" also skips today's weekday).
+  each(lower, `${from}(?:(?:on|last|this\\s+past|past)\\s+)?(${WEEKDAYS.join('|')})${to}`, found, (m) => {
+    const want = WEEKDAYS.indexOf(m[1] as string);
     let back = (today.getDay() - want + 7) % 7;
     if (back === 0) back = 7;
     return [day(back)];
@@ -174,7 +239,7 @@ export function within(spans: readonly TimeSpan[], t: number): boolean {
 }
 
 function each(text: string, source: string, found: Found, spansOf: (m: RegExpExecArray) => TimeSpan[]): void {
-  const re = new RegExp(source, 'g');
+  const re = new RegExp(source, 'gd');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const from = m.index;
     const to = from + m[0].length;

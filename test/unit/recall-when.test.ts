@@ -31,15 +31,47 @@ describe('timeSpans', () => {
     expect(inYear('at the end of February', 2024)).toEqual([day(2024, 1, 24, 6)]); // 2024 is a leap year
     expect(inYear('in the first week of March', 2025)).toEqual([day(2025, 2, 1, 7)]);
     expect(inYear('the last week of march', 2025)).toEqual([day(2025, 2, 24, 8)]);
+    // An ordinal without "week" is a day.
+    expect(inYear('the 3rd of March', 2025)).toEqual([day(2025, 2, 3)]);
+    expect(inYear('the 4th of July deploy', 2025)).toEqual([day(2025, 6, 4)]);
+    expect(inYear('March 3-5', 2025)).toEqual([day(2025, 2, 3, 3)]);
   });
 
   it('reads a whole month, but not May or March as everyday words', () => {
     expect(spans('in March 2025')).toEqual([day(2025, 2, 1, 31)]);
     expect(inYear('what did I buy in June', 2025)).toEqual([day(2025, 5, 1, 30)]);
     expect(inYear('during may', 2025)).toEqual([day(2025, 4, 1, 31)]);
-    expect(spans('may I rename the timeout flag')).toEqual([]);
-    expect(spans('march the migration forward')).toEqual([]);
-    expect(spans('the jan config')).toEqual([]);
+    expect(spans('Last March')).toEqual([day(2026, 2, 1, 31)]);
+    expect(spans('in 2025')).toEqual([day(2025, 0, 1, 365)]);
+    expect(inYear('the August release', 2025)).toEqual([day(2025, 7, 1, 31)]);
+  });
+
+  it('reads no date in the everyday uses of may, march, sep, dec and oct, in paths or in calls', () => {
+    for (const q of [
+      'may I rename the timeout flag',
+      'march the migration forward',
+      'the jan config',
+      'the first call succeeds but the second may fail',
+      'the first may be null',
+      'the last may be empty',
+      'running too late may drop events',
+      'why node 18 may not support fetch',
+      'port 22 may be blocked',
+      'the 1st may be undefined',
+      'split by sep in the csv parser',
+      'join the list of sep characters',
+      'convert dec 12 to hex',
+      'the number of dec places',
+      'parse the oct 7 permissions',
+      'what did we name the august module',
+      'open docs/2025-03.md',
+      'logs/2025-03-05/app.log had the stack trace',
+      'the release/2025-03 branch',
+      'read 2025-03-notes.md',
+      'why does date.today() return UTC',
+    ])
+      expect(spans(q), q).toEqual([]);
+    expect(spans('what failed at 2025-03-05T14:22:00Z')).toEqual([day(2025, 2, 5)]);
   });
 
   it('reads days relative to now', () => {
@@ -54,6 +86,13 @@ describe('timeSpans', () => {
     expect(spans('last tuesday')).toEqual([day(2026, 10, 24)]);
     // Today is a Monday: "on Monday" is a week ago, not today.
     expect(spans('on monday')).toEqual([day(2026, 10, 23)]);
+    expect(spans('what did we do tuesday')).toEqual([day(2026, 10, 24)]);
+    expect(spans('a couple of days ago')).toEqual([day(2026, 10, 27, 3)]);
+    expect(spans('over the last weekend')).toEqual([day(2026, 10, 28, 2)]);
+    expect(spans('the past few days')).toEqual([day(2026, 10, 27, 4)]);
+    expect(spans('in the last two weeks')).toEqual([day(2026, 10, 16, 15)]);
+    expect(spans('where did we eat on the 14th')).toContainEqual(day(2026, 10, 14));
+    expect(spans('where did we eat on the 14th')).toContainEqual(day(2026, 0, 14));
   });
 
   it('names nothing for a question without a date, and merges overlapping spans', () => {
@@ -88,6 +127,8 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     // "eat" is only in the 16th's line; the 14th's answer shares no word with the question.
     expect(order('where did I eat')).not.toContain(ids.feb14);
     expect(order('where did I eat on February 14th').slice(0, 3)).toContain(ids.feb14);
+    // A question of date words only: that day's chunks, newest first.
+    expect(order('what happened on February 14th')).toEqual([ids.feb14]);
   });
 });
 
