@@ -34,7 +34,8 @@ const NAME =
 
 // The words a NAME must contain: a text without any needs none of the NAME rules, each of which
 // tries up to 40 characters at every position.
-const NAME_WORD = /password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credential/i;
+// (Also "api key" and "access key" as prose writes them, for the rules of secrets named in prose.)
+const NAME_WORD = /password|passwd|passphrase|secret|token|api[ _-]?key|apikey|access[ _-]?key|private[_-]?key|auth[_-]?key|credential/i;
 
 // What a tool puts before a file's line: Read's line number ("    12→", or cat -n's "    12\t"),
 // Grep's "path:12:" or "path:" (and "path-12-" for a context line), so an .env file read or
@@ -131,6 +132,7 @@ const RULES: Rule[] = [
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, hints: ['AIza'] },
   { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g, hints: ['_live_', '_test_'] },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, hints: ['npm_'] },
+  { kind: 'pypi-token', pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,400}/g, hints: ['pypi-AgE'] },
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,100}\b/g, hints: ['hf_'] },
   { kind: 'vault-token', pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{20,300}/g, gate: /hv[sbr]\./ },
   // mysql -pSECRET, -p'SECRET' (glued to -p; a bare -p prompts for it): mysql as the command, and
@@ -204,6 +206,97 @@ const RULES: Rule[] = [
     accept: commandValue,
     hints: ['curl'],
   },
+  // Webhook URLs whose path is the credential (Slack, Discord).
+  {
+    kind: 'webhook-url',
+    pattern: /(\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)([A-Za-z0-9_/-]{20,300})/g,
+    group: 2,
+    hints: ['hooks.slack.com'],
+  },
+  {
+    kind: 'webhook-url',
+    pattern: /(\bhttps:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/)([A-Za-z0-9_-]{20,200})/g,
+    group: 2,
+    hints: ['/api/webhooks/'],
+  },
+  // Vault's legacy service tokens (`s.` and 24 characters of mixed case and digits).
+  {
+    kind: 'vault-token',
+    pattern: /((?<![\w.$])s\.)([A-Za-z0-9]{24})(?![\w.])/g,
+    group: 2,
+    accept: (v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v),
+  },
+  // A password piped to a command that reads it from stdin: `echo 'pw' | docker login --password-stdin`,
+  // `| sudo -S`, `| passwd --stdin`, `| chpasswd`, `| openssl … -passin stdin`.
+  {
+    kind: 'password',
+    pattern:
+      /((?:^|[\s;&|(`])(?:echo|printf)(?:[ \t]{1,5}-[neE]{1,3}){0,3}(?:[ \t]{1,5}(["'])%s(?:\\n)?\2)?[ \t]{1,5}(["']?))([^\s"'|;&$`][^"'|;&\n]{2,199}?)\3(?=[ \t]{0,5}\|[^\n|;&]{0,200}(?:--password-stdin|\bsudo[ \t]{1,5}(?:-[A-Za-z]{1,5}[ \t]{1,5}){0,3}-[A-Za-z]{0,4}S|--stdin\b|\bchpasswd\b|-passin[ \t]{1,5}stdin))/g,
+    group: 4,
+    accept: commandValue,
+    hints: ['echo', 'printf'],
+    gate: /--password-stdin|--stdin|sudo|chpasswd|-passin/,
+  },
+  // gh secret set NAME --body "value" (or -b).
+  {
+    kind: 'secret',
+    pattern: /(\bgh[ \t]{1,5}secret[ \t]{1,5}set\b[^\n|;&]{0,300}?[ \t](?:--body|-b)(?:=|[ \t]{0,5})(["']))([^"'\n]{3,500})(\2)/g,
+    group: 3,
+    accept: commandValue,
+    hints: ['secret'],
+  },
+  {
+    kind: 'secret',
+    pattern: /(\bgh[ \t]{1,5}secret[ \t]{1,5}set\b[^\n|;&]{0,300}?[ \t](?:--body|-b)(?:=|[ \t]{1,5}))([^\s"'-][^\s"']{2,499})/g,
+    group: 2,
+    accept: commandValue,
+    hints: ['secret'],
+  },
+  // A setter or option whose name ends in a secret's, called with a random-looking literal:
+  // Go's `option.WithToken("…")`, `client.SetPassword("…")`, `useApiKey('…')`.
+  {
+    kind: 'secret',
+    pattern:
+      /(\b(?:[Ww]ith|[Ss]et|[Uu]se)(?:[A-Z][a-z]{1,15}){0,2}(?:Token|Password|Secret|ApiKey|APIKey|AccessKey|Credentials?)[ \t]{0,3}\([ \t]{0,3}(["'`]))([^"'`\s]{8,300})(\2[ \t]{0,3}\))/g,
+    group: 3,
+    accept: (v) => commandValue(v) && looksRandom(v),
+    named: true,
+  },
+  // npm config set _auth/_authToken/_password VALUE (the same keys as in .npmrc, set from a shell).
+  {
+    kind: 'secret',
+    pattern: /(\bnpm[ \t]{1,5}config[ \t]{1,5}set[ \t]{1,5}(?:\/\/[^\s:]{1,200}:)?_(?:auth|authToken|password)(?:=|[ \t]{1,5})["']?)([^\s"']{8,500})/g,
+    group: 2,
+    accept: commandValue,
+    hints: ['_auth', '_password'],
+  },
+  // Go's MySQL DSN: user:password@tcp(host:3306)/db.
+  {
+    kind: 'url-password',
+    pattern: /((?<![\w.-])[\w.-]{1,64}:)([^\s@:/"'()]{3,200})(@(?:tcp|unix|udp)\()/g,
+    group: 2,
+    accept: commandValue,
+    hints: ['@tcp(', '@unix(', '@udp('],
+  },
+  // A .netrc entry over several lines: the password on an indented line of its own.
+  { kind: 'password', pattern: /(^[ \t]{1,12}password[ \t]{1,5})(\S{3,500})[ \t]*$/gm, group: 2, accept: commandValue, hints: ['machine'] },
+  // Said in prose: "my db password is Hunter2Blue!", "the api key is …": a value with a letter and a digit.
+  {
+    kind: 'secret',
+    pattern:
+      /(\b(?:password|passwd|passphrase|api[ _-]?key|secret[ _-]?key|access[ _-]?key|token)[ \t]{1,3}(?:is|was|will be)[ \t]{1,3}["'`]?)([^\s"'`,;]{6,200}?)(?=["'`]?(?:[,;.!?)]?(?:\s|$)))/gi,
+    group: 2,
+    accept: (v) => commandValue(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && !NOT_A_SECRET.test(v),
+    named: true,
+  },
+  // "use api key 8a7b6c5d4e3f2a1b0c9d": a key named in prose and given right after its name.
+  {
+    kind: 'secret',
+    pattern: /(\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key)[ \t]{1,3})([A-Za-z0-9_-]{16,200})(?![\w-])/gi,
+    group: 2,
+    accept: (v) => looksRandom(v) && /\d/.test(v),
+    named: true,
+  },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g, hints: ['eyJ'] },
   // scheme://[user]:password@host
   {
@@ -229,6 +322,34 @@ const RULES: Rule[] = [
   {
     kind: 'secret',
     pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'),
+    group: 3,
+    accept: isLiteral,
+    named: true,
+  },
+  // An XML element named for a secret (Maven's settings.xml, Tomcat, .NET configs): <password>…</password>.
+  {
+    kind: 'secret',
+    pattern:
+      /(<((?:[A-Za-z][\w.:-]{0,40}?)?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key))>[ \t]{0,5})([^<>\s][^<>\n]{0,499}?)([ \t]{0,5}<\/\2>)/gi,
+    group: 3,
+    accept: commandValue,
+    named: true,
+  },
+  // define('DB_PASSWORD', '…') (PHP), setenv/putenv/set/put('api_key', '…'), and a subscript
+  // assignment: os.environ["DB_PASSWORD"] = "…", ENV['API_KEY'] = '…'.
+  {
+    kind: 'secret',
+    pattern: new RegExp(
+      `(\\b(?:define|setenv|putenv|ini_set|setProperty|setItem|set|put)[ \\t]{0,3}\\([ \\t]{0,3}["']${NAME}["'][ \\t]{0,3},[ \\t]{0,3}(["']))([^"'\\n]{4,500})(\\2)`,
+      'gi',
+    ),
+    group: 3,
+    accept: commandValue,
+    named: true,
+  },
+  {
+    kind: 'secret',
+    pattern: new RegExp(`(\\[[ \\t]{0,3}["']${NAME}["'][ \\t]{0,3}\\][ \\t]{0,5}=[ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gi'),
     group: 3,
     accept: isLiteral,
     named: true,
@@ -315,7 +436,7 @@ const RULES: Rule[] = [
       /(\b(?:host|user|dbname|port|server|uid)=[^\s;]{1,200}[ \t;]{1,3}(?:[a-z]{1,20}=[^\s;]{1,200}[ \t;]{1,3}){0,6}(?:password|pwd)=)([^\s;'",)]{1,200})/gi,
     group: 2,
     accept: commandValue, // not a keyword argument (`connect(host=host, password=password)`)
-    named: true,
+    // Not `named`: ODBC says `Pwd=`, which is no NAME.
     gate: /(?:password|pwd)=/i,
   },
   // name: value / name = value / --name=value, unquoted: only values that look random.
@@ -374,9 +495,13 @@ export function redact(input: string): Redaction {
     gates.set(gate, open);
     return open;
   };
+  // The hints this text holds, found once (a replacement never adds one a rule could then match:
+  // a marker is never taken for a secret).
+  const present = hintsIn(text);
+  const hinted = (rule: Rule) => rule.hints === undefined || rule.hints.some((h) => present.has(h));
   for (const rule of RULES) {
     if (rule.named === true) continue;
-    if (rule.hints !== undefined && !rule.hints.some((h) => text.includes(h))) continue;
+    if (!hinted(rule)) continue;
     if (rule.gate !== undefined && !gated(rule.gate)) continue;
     text = text.replace(rule.pattern, replacer(rule));
   }
@@ -386,9 +511,7 @@ export function redact(input: string): Redaction {
   let last = 0;
   const names = NAME_WORDS;
   // A named rule with hints runs only when the text holds one of them (most texts hold no `aws` or `--set`).
-  const named = NAMED_RULES.filter(
-    (rule) => (rule.hints === undefined || rule.hints.some((h) => text.includes(h))) && (rule.gate === undefined || gated(rule.gate)),
-  );
+  const named = NAMED_RULES.filter((rule) => hinted(rule) && (rule.gate === undefined || gated(rule.gate)));
   names.lastIndex = 0;
   for (let m = names.exec(text); m !== null; m = names.exec(text)) {
     const start = text.lastIndexOf('\n', m.index) + 1;
@@ -405,6 +528,27 @@ export function redact(input: string): Redaction {
 }
 
 const NAMED_RULES = RULES.filter((r) => r.named === true);
+
+// Every rule's hints, looked for in one pass: a lookahead at each position, longest first (38
+// \`includes\` calls, most of them scanning a whole text for a hint it lacks, took twice as long).
+const HINTS = [...new Set(RULES.flatMap((r) => r.hints ?? []))].sort((a, b) => b.length - a.length);
+const HINT_SCAN = new RegExp(`(?=(${HINTS.map((h) => h.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')}))`, 'g');
+/** The hints each hint starts with: where both start, the scan reports only the longer. */
+const HINT_PREFIXES = new Map(HINTS.map((h) => [h, HINTS.filter((o) => o !== h && h.startsWith(o))]));
+
+function hintsIn(text: string): Set<string> {
+  const found = new Set<string>();
+  HINT_SCAN.lastIndex = 0;
+  for (let m = HINT_SCAN.exec(text); m !== null; m = HINT_SCAN.exec(text)) {
+    const hint = m[1] as string;
+    if (!found.has(hint)) {
+      found.add(hint);
+      for (const p of HINT_PREFIXES.get(hint) ?? []) found.add(p);
+    }
+    HINT_SCAN.lastIndex = m.index + 1;
+  }
+  return found;
+}
 /** NAME_WORD, global: where the lines holding a name are. */
 const NAME_WORDS = new RegExp(NAME_WORD.source, 'gi');
 

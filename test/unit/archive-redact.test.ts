@@ -25,6 +25,9 @@ function rnd(n: number, seed: number, alphabet = ALNUM): string {
 const cat = (...parts: string[]) => parts.join('');
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
 
+const slackHook = cat('https://hooks.', 'slack.com/services/', 'T0', rnd(9, 41, UPPER), '/B0', rnd(9, 42, UPPER), '/', rnd(24, 43));
+const discordHook = cat('https://discord.com/api/', 'webhooks/', '123456789012345678/', rnd(68, 44, URLSAFE));
+const vaultLegacy = cat('s', '.', 'Ab1', rnd(21, 45));
 const anthropicKey = cat('sk-', 'ant-', 'api03-', rnd(93, 1, URLSAFE), 'AA');
 const anthropicAdmin = cat('sk-', 'ant-', 'admin01-', rnd(80, 2, URLSAFE));
 const openaiProject = cat('sk-', 'proj-', rnd(156, 3, URLSAFE));
@@ -253,6 +256,43 @@ const POSITIVES: Positive[] = [
     secrets: ['S3cr3t Pw with space', 'Pw with space'],
     kind: 'secret',
   },
+  {
+    name: 'Slack and Discord webhook URLs',
+    text: `curl -X POST ${slackHook} -d @msg.json\nWEBHOOK=${discordHook}`,
+    secrets: [slackHook.slice(-24), discordHook.slice(-40)],
+    kind: 'webhook-url',
+  },
+  { name: 'a legacy Vault token (s.…)', text: `vault login ${vaultLegacy}`, secrets: [vaultLegacy.slice(2)], kind: 'vault-token' },
+  {
+    name: 'passwords piped to a command that reads stdin',
+    text: "echo 'S3cretPw!' | docker login -u bot --password-stdin ghcr.io\necho \"hunter22\" | sudo -S apt-get install -y jq\nprintf '%s\\n' 'Pw0rd-xyz' | passwd --stdin deploy\necho \"deploy:N3wPass\" | chpasswd",
+    secrets: ['S3cretPw!', 'hunter22', 'Pw0rd-xyz', 'N3wPass'],
+    kind: 'password',
+  },
+  {
+    name: 'gh secret set with --body or -b',
+    text: 'gh secret set NPM_TOKEN --body "abc123def456ghi"\ngh secret set DB_PASSWORD -b hunter2222 --repo acme/api',
+    secrets: ['abc123def456ghi', 'hunter2222'],
+    kind: 'secret',
+  },
+  {
+    name: 'a setter called with a token literal (Go options, SDK clients)',
+    text: 'opts := option.WithToken("ya29.A0ARrdaM-Kp2x9Qq")\nclient.SetPassword("Xy7-pq9-Lm2")',
+    secrets: ['ya29.A0ARrdaM-Kp2x9Qq', 'Xy7-pq9-Lm2'],
+    kind: 'secret',
+  },
+  {
+    name: "an XML element named for a secret (Maven's settings.xml)",
+    text: '<server>\n  <id>nexus</id>\n  <username>ci</username>\n  <password>N3xusPw!</password>\n</server>',
+    secrets: ['N3xusPw!'],
+    kind: 'secret',
+  },
+  {
+    name: 'PHP define() and subscript assignments of a named secret',
+    text: "define('DB_PASSWORD', 'wpPass2024');\nos.environ[\"DB_PASSWORD\"] = \"localPw99\"\nENV['API_KEY'] = 'k-123456789'",
+    secrets: ['wpPass2024', 'localPw99', 'k-123456789'],
+    kind: 'secret',
+  },
 ];
 
 const npmIntegrity = 'sha512-Gx7Ai6T3zT1hpFfL6rKvmLm+Vuc0nHv1Yc4bC3Rz1NmWQq8EJFkLu7q1k3VbD8FyGUb2v0LlYbZkwEGo/fF7aQ==';
@@ -351,6 +391,18 @@ const NEGATIVES: Array<[string, string]> = [
   ],
   ['a documented sshpass example', '$ sshpass -p secret ssh host   # from the docs'],
   ['constants in capitals', 'const MAX_TOKEN=4096;\nexport const DEFAULT_PASSWORD_LENGTH=16;'],
+  [
+    'variables piped to a stdin password, a key file to gh secret',
+    'echo $GITHUB_TOKEN | docker login ghcr.io -u bot --password-stdin\necho "$PASS" | sudo -S true\ngh secret set DEPLOY_KEY < key.pem\necho hello | grep -c h',
+  ],
+  [
+    'setters called with a variable or a word, XML placeholders and names',
+    'c.WithToken(token)\nsession.SetPassword("password")\n<db.password>${DB_PASSWORD}</db.password>\n<secretName>my-tls</secretName>\n<token>string</token>',
+  ],
+  [
+    'define() of a call, a comparison with a subscript, a member named s.',
+    'define(\'DB_PASSWORD\', getenv(\'DB_PASSWORD\'));\nif config["password"] == "admin": pass\nthis.s.LongPropertyNameThatIs24x = 1',
+  ],
 ];
 
 describe('redact: true secrets are removed with the right marker', () => {
