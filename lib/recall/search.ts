@@ -23,7 +23,7 @@ import type { Store } from '../runtime/store.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { relatedTerms } from './related.ts';
-import { asksForLatest, type TimeSpan, timeSpans, within } from './when.ts';
+import { asksForLatest, readTime, type TimeSpan, timeSpans, within } from './when.ts';
 
 export interface RecallResult {
   ref: string;
@@ -128,15 +128,20 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     return read.get(key);
   };
   let candidates: Candidate[];
-  const spans = terms.length === 0 ? [] : timeSpans(text, scope.now);
-  if (terms.length === 0) {
-    // Filters only: newest first.
+  const when = terms.length === 0 ? { spans: [], rest: text } : readTime(text, scope.now);
+  const spans = when.spans;
+  // A question of a date and words that only frame it ("what happened on February 14th"): the span
+  // is all it asks (its date words would find "the february invoice" of another day).
+  const dateOnly = spans.length > 0 && tokenize(when.rest).every((t) => FRAMING_WORDS.has(t));
+  if (terms.length === 0 || dateOnly) {
+    // Filters only, or a date only: newest first.
     candidates = top(
       view.segments.map((s, i) => {
         const mask = masks[i];
+        const time = s.reader.time();
         const docs: number[] = [];
-        for (let d = 0; d < s.reader.docs; d++) if (mask === undefined || mask[d] === 1) docs.push(d);
-        return { docs, key: s.reader.time() };
+        for (let d = 0; d < s.reader.docs; d++) if ((mask === undefined || mask[d] === 1) && (!dateOnly || within(spans, time[d] as number))) docs.push(d);
+        return { docs, key: time };
       }),
       want,
       view,
@@ -260,10 +265,16 @@ function feedbackTerms(view: IndexView, leading: readonly Candidate[], chunkAt: 
 // A question that says when ("on February 14th", "in the first week of March", "yesterday"): what
 // was said then counts SPAN_BOOST times, and when the span holds few chunks (a day or two of a
 // session), those that match no word of the question join at SPAN_FLOOR of the best score (above
-// weak matches, below strong ones); when no word matched at all, the span's chunks are the answer,
-// newest first. Such a question's words often miss its answer ("where did I eat on the
+// weak matches, below strong ones); when no word matched at all, they join at score 1. A question of
+// a date alone lists the span's chunks, newest first (rank). Such a question's words often miss its answer ("where did I eat on the
 // 14th" of "dinner at Gogi House") where its date does not. A span soft-filters; `since:` filters.
 const SPAN_BOOST = 1.5;
+/** Words that only frame a question about a time ("what happened", "what did we work on"). */
+const FRAMING_WORDS = new Set(
+  tokenize(
+    'happen happened happening talk talked discuss discussed say said work worked working change changed ask asked go went thing things anything something stuff get got make made doing done new',
+  ),
+);
 const SPAN_FLOOR = 0.3;
 /** Chunks in a span beyond which none joins without a word of the question (a month of work is no hint). */
 const SPAN_FILL_MAX = 40;
@@ -291,7 +302,7 @@ function favourSpans(view: IndexView, spans: readonly TimeSpan[], masks: Readonl
     const mask = masks[i];
     for (let d = 0; d < time.length; d++) if ((mask === undefined || mask[d] === 1) && within(spans, time[d] as number)) inside.push([i, d]);
   });
-  // No word of the question matched ("what happened yesterday"): the span is all it asks, newest first.
+  // No word of the question matched: the span is all it has.
   const fill = topScore === 0 ? 1 : inside.length <= SPAN_FILL_MAX ? SPAN_FLOOR * topScore : 0;
   for (const [i, d] of inside) {
     const scores = acc.perSegment[i] as Float64Array;

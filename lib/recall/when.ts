@@ -67,11 +67,16 @@ const WEEKS: Record<string, [number, number]> = {
 
 /**
  * Month names that are everyday words of chat or code ("the first may fail", the csv `sep`, `dec`
- * places): a date only with a preposition before them, a year or an ordinal day after, or a capital.
+ * places): a month only with a preposition before them, a year or an ordinal day after, or in
+ * title case ("Sep 3", not "SEP"). March is also a month before a day, after "last" or a part of a
+ * month ("march 14", "last march", "early march"); may is not ("may 2 times").
  */
 const AMBIGUOUS = new Set(['may', 'march', 'mar', 'sep', 'sept', 'dec', 'oct', 'jun']);
 const FULL_NAMES = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']);
 const PREPOSITION = '(?:in|on|during|since|until|till|through|throughout|from|of|by|before|after|around|about)';
+/** Nouns that make "on the 2nd", "in 2024" a count, not a date. */
+const COUNTED =
+  '(?!\\s+(?:try|tries|attempts?|retry|retries|calls?|runs?|times?|pass|passes|lines?|rows?|columns?|items?|elements?|steps?|rounds?|iterations?|pages?|tests?|ms|bytes|records|entries|files|users|requests|errors|words|characters|chars)\\b)';
 
 /**
  * What every pattern below needs one of (a month's first three letters, day, week, month, year, ago,
@@ -86,25 +91,41 @@ interface Found {
   taken: Array<[number, number]>;
 }
 
+/** What a question says about time: its spans, and its text without the words that said them. */
+export interface TimeReading {
+  spans: TimeSpan[];
+  rest: string;
+}
+
 /** The spans of time a question names, merged; empty when it names none. */
 export function timeSpans(text: string, now: Date): TimeSpan[] {
+  return readTime(text, now).spans;
+}
+
+export function readTime(text: string, now: Date): TimeReading {
   const lower = text.toLowerCase();
-  if (!CUE.test(lower)) return [];
+  if (!CUE.test(lower)) return { spans: [], rest: text };
   const found: Found = { spans: [], taken: [] };
   const thisYear = now.getFullYear();
+  const today = startOfDay(now);
+  const tomorrow = shiftDays(today, 1);
   const years = (year: string | undefined) => (year === undefined ? range(thisYear - YEARS_BACK, thisYear) : [Number(year)]);
+  const titleCase = (m: RegExpExecArray, g: number) => {
+    const at = m.indices?.[g]?.[0] ?? -1;
+    return at >= 0 && /^[A-Z][a-z]/.test(text.slice(at, at + 2));
+  };
   /** Whether the month name of group `g` reads as a month here (see AMBIGUOUS). */
-  const isMonth = (m: RegExpExecArray, g: number, more: { prep?: boolean; year?: boolean; ordinal?: boolean }) => {
+  const isMonth = (m: RegExpExecArray, g: number, more: { prep?: boolean; year?: boolean; ordinal?: boolean; march?: boolean }) => {
     const name = m[g] as string;
     if (!AMBIGUOUS.has(name) || more.prep === true || more.year === true || more.ordinal === true) return true;
-    const at = m.indices?.[g]?.[0] ?? -1;
-    return at >= 0 && /[A-Z]/.test(text[at] ?? '');
+    return (more.march === true && name === 'march') || titleCase(m, g);
   };
-  const before = (m: RegExpExecArray) => new RegExp(`${PREPOSITION}\\s+(?:the\\s+)?$`).test(lower.slice(Math.max(0, m.index - 16), m.index));
+  const prepBefore = (m: RegExpExecArray) => new RegExp(`${PREPOSITION}\\s+(?:the\\s+)?$`).test(lower.slice(Math.max(0, m.index - 16), m.index));
+  const read = (source: string, spansOf: (m: RegExpExecArray) => TimeSpan[]) => each(lower, source, found, spansOf, today.getTime(), tomorrow);
 
   // "the first week of March", "mid-April", "late September 2025", "in late May"
   const weeks = Object.keys(WEEKS).join('|');
-  each(lower, `${WORD_START}(?:the\\s+)?(${weeks})[\\s-]+week[\\s-]+(?:of\\s+|in\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
+  read(`${WORD_START}(?:the\\s+)?(${weeks})[\\s-]+week[\\s-]+(?:of\\s+|in\\s+)?${MONTH}${YEAR}${WORD_END}`, (m) => {
     const [from, to] = WEEKS[m[1] as string] as [number, number];
     const month = monthOf(m[2] as string);
     return years(m[3]).map((y) => daySpan(y, month, from, Math.min(to, daysIn(y, month)) - from + 1));
@@ -112,15 +133,15 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
   const parts = Object.keys(PARTS)
     .sort((a, b) => b.length - a.length)
     .join('|');
-  each(lower, `${WORD_START}(?:the\\s+)?(${parts})[\\s-]+${MONTH}${YEAR}${WORD_END}`, found, (m) => {
-    if (!isMonth(m, 2, { prep: (m[1] as string).endsWith(' of') || before(m), year: m[3] !== undefined })) return [];
+  read(`${WORD_START}(?:the\\s+)?(${parts})[\\s-]+${MONTH}${YEAR}${WORD_END}`, (m) => {
+    if (!isMonth(m, 2, { prep: (m[1] as string).endsWith(' of') || prepBefore(m), year: m[3] !== undefined, march: true })) return [];
     const [from, to] = PARTS[m[1] as string] as [number, number];
     const month = monthOf(m[2] as string);
     return years(m[3]).map((y) => daySpan(y, month, from, Math.min(to, daysIn(y, month)) - from + 1));
   });
-  // "February 14th", "Feb. 14, 2025", "on May 3", "March 3-5"
-  each(lower, `${WORD_START}${MONTH}\\s+${DAY}(?:\\s*(?:-|to|until|through)\\s*(\\d{1,2})(?:st|nd|rd|th)?)?${YEAR}${WORD_END}`, found, (m) => {
-    if (!isMonth(m, 1, { prep: before(m), year: m[4] !== undefined, ordinal: /\d(?:st|nd|rd|th)/.test(m[0]) })) return [];
+  // "February 14th", "Feb. 14, 2025", "on May 3", "March 3-5", "march 14"
+  read(`${WORD_START}${MONTH}\\s+${DAY}(?:\\s*(?:-|to|until|through)\\s*(\\d{1,2})(?:st|nd|rd|th)?)?${YEAR}${WORD_END}`, (m) => {
+    if (!isMonth(m, 1, { prep: prepBefore(m), year: m[4] !== undefined, ordinal: /\d(?:st|nd|rd|th)/.test(m[0]), march: true })) return [];
     const month = monthOf(m[1] as string);
     const from = Number(m[2]);
     const to = m[3] === undefined ? from : Number(m[3]);
@@ -128,13 +149,13 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
     return years(m[4]).flatMap((y) => (from >= 1 && to <= daysIn(y, month) ? [daySpan(y, month, from, to - from + 1)] : []));
   });
   // "14 February", "the 14th of February", "the 3rd of March"
-  each(lower, `${WORD_START}(?:the\\s+)?${DAY}\\s+(?:(of)\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
+  read(`${WORD_START}(?:the\\s+)?${DAY}\\s+(?:(of)\\s+)?${MONTH}${YEAR}${WORD_END}`, (m) => {
     if (!isMonth(m, 3, { prep: m[2] !== undefined, year: m[4] !== undefined })) return [];
     const month = monthOf(m[3] as string);
     return dayOfMonth(years(m[4]), month, Number(m[1]));
   });
   // "2025-03-05", "2025-03-05T14:22:00Z", "2025-03"; not inside a path or a file name (docs/2025-03.md).
-  each(lower, `(?<![\\w/.-])((?:19|20)\\d{2})-(\\d{2})(?:-(\\d{2}))?(?=t\\d|$|[^\\w/.-]|\\.(?!\\w))`, found, (m) => {
+  read(`(?<![\\w/.-])((?:19|20)\\d{2})-(\\d{2})(?:-(\\d{2}))?(?=t\\d|$|[^\\w/.-]|\\.(?!\\w))`, (m) => {
     const y = Number(m[1]);
     const month = Number(m[2]) - 1;
     if (month < 0 || month > 11) return [];
@@ -142,29 +163,30 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
     return dayOfMonth([y], month, Number(m[3]));
   });
   // "last March": that month, the latest one before this one.
-  each(lower, `${WORD_START}last\\s+${MONTH}${WORD_END}`, found, (m) => {
-    if (!isMonth(m, 1, {})) return [];
+  read(`${WORD_START}last\\s+${MONTH}${WORD_END}`, (m) => {
+    if (!isMonth(m, 1, { march: true })) return [];
     const month = monthOf(m[1] as string);
     const y = month < now.getMonth() ? thisYear : thisYear - 1;
     return [daySpan(y, month, 1, daysIn(y, month))];
   });
-  // "in March", "during May 2025", "March 2025", "the August release" (a bare month in capitals).
-  each(lower, `${WORD_START}(?:(${PREPOSITION})\\s+)?${MONTH}${YEAR}${WORD_END}`, found, (m) => {
+  // "in March", "during May 2025", "March 2025", "the August release" (a bare month in title case).
+  read(`${WORD_START}(?:(${PREPOSITION})\\s+)?${MONTH}${YEAR}${WORD_END}`, (m) => {
     const name = m[2] as string;
-    const capital = /[A-Z]/.test(text[m.indices?.[2]?.[0] ?? -1] ?? '');
-    // With a preposition, any month but a code word's abbreviation (`of sep characters`); bare, a full name in capitals.
+    const title = titleCase(m, 2);
+    // With a preposition, any month but a code word's abbreviation (`of sep characters`) in lower
+    // case; bare, a full name in title case that is no everyday word.
     const codeWord = AMBIGUOUS.has(name) && !FULL_NAMES.has(name);
-    const ok = m[3] !== undefined || (m[1] !== undefined ? !codeWord || capital : capital && FULL_NAMES.has(name) && !AMBIGUOUS.has(name));
+    const ok = m[3] !== undefined || (m[1] !== undefined ? !codeWord || title : title && FULL_NAMES.has(name) && !AMBIGUOUS.has(name));
     if (!ok) return [];
     const month = monthOf(name);
     return years(m[3]).map((y) => daySpan(y, month, 1, daysIn(y, month)));
   });
-  // "in 2025"
-  each(lower, `${WORD_START}(?:in|during|since|of|throughout)\\s+((?:19|20)\\d{2})${WORD_END}`, found, (m) => [
+  // "in 2025", not "in 2024.1" or "in 2024 rows"
+  read(`${WORD_START}(?:in|during|since|of|throughout|from|after|before|until)\\s+((?:19|20)\\d{2})(?![\\w-]|\\.\\d)${COUNTED}`, (m) => [
     { start: new Date(Number(m[1]), 0, 1).getTime(), end: new Date(Number(m[1]) + 1, 0, 1).getTime() },
   ]);
-  // "on the 14th": that day of this month and of the eleven before it.
-  each(lower, `${WORD_START}on\\s+the\\s+(\\d{1,2})(?:st|nd|rd|th)${WORD_END}`, found, (m) => {
+  // "on the 14th": that day of this month and of the eleven before it (not "on the 2nd retry").
+  read(`${WORD_START}on\\s+the\\s+(\\d{1,2})(?:st|nd|rd|th)${WORD_END}${COUNTED}`, (m) => {
     const date = Number(m[1]);
     const out: TimeSpan[] = [];
     for (let back = 0; back < 12; back++) {
@@ -174,14 +196,13 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
     return out;
   });
 
-  // Relative to now. Not a method or a member (`date.today()`, `$yesterday`).
-  const today = startOfDay(now);
+  // Relative to now. Not a method, a member, a path or a file (`date.today()`, `today.ts`, `monday.com`).
   const day = (back: number, days = 1) => ({ start: shiftDays(today, -back), end: shiftDays(today, -back + days) });
-  const [from, to] = ['(?<![\\w.$-])', '(?![\\w(-])'];
-  each(lower, `${from}(?:the\\s+)?day\\s+before\\s+yesterday${to}`, found, () => [day(2)]);
-  each(lower, `${from}(?:yesterday|last\\s+night)${to}`, found, () => [day(1)]);
-  each(lower, `${from}(?:today|this\\s+(?:morning|afternoon|evening))${to}`, found, () => [day(0)]);
-  each(lower, `${from}(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`, found, (m) => {
+  const [from, to] = ['(?<![\\w.$/-])', '(?![\\w(/-]|\\.\\w)'];
+  read(`${from}(?:the\\s+)?day\\s+before\\s+yesterday${to}`, () => [day(2)]);
+  read(`${from}(?:yesterday|last\\s+night)${to}`, () => [day(1)]);
+  read(`${from}(?:today|this\\s+(?:morning|afternoon|evening))${to}`, () => [day(0)]);
+  read(`${from}(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`, (m) => {
     const n = /^\d/.test(m[1] as string) ? Number(m[1]) : (NUMBER_WORDS[m[1] as string] as number);
     // "three days ago" is rarely exact: the day before and after count too; a week or month ago, a week around it.
     if (m[2] === 'day') return [day(n + 1, 3)];
@@ -189,18 +210,18 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
     return [day(back + 3, 7)];
   });
   // "the past few days", "in the last two weeks", "over the past 3 days": up to today.
-  each(lower, `${from}(?:past|last)\\s+(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(day|week|month)s${to}`, found, (m) => {
+  read(`${from}(?:past|last)\\s+(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(day|week|month)s${to}`, (m) => {
     const n = /^\d/.test(m[1] as string) ? Number(m[1]) : (NUMBER_WORDS[m[1] as string] as number);
     const days = n * (m[2] === 'day' ? 1 : m[2] === 'week' ? 7 : 30);
     return [day(days, days + 1)];
   });
   // "last weekend", "over the weekend", "this weekend": the latest Saturday and Sunday (this one on a weekend).
-  each(lower, `${from}(last|this|the|over\\s+the)\\s+weekend${to}`, found, (m) => {
+  read(`${from}(last|this|the|over\\s+the)\\s+weekend${to}`, (m) => {
     const dow = today.getDay();
     const back = m[1] === 'last' ? (dow === 6 ? 7 : dow === 0 ? 8 : dow + 1) : dow === 6 ? 0 : dow === 0 ? 1 : dow + 1;
     return [day(back, 2)];
   });
-  each(lower, `${from}(last|this|past)\\s+(week|month|year)${to}`, found, (m) => {
+  read(`${from}(last|this|past)\\s+(week|month|year)${to}`, (m) => {
     const unit = m[2] as string;
     if (m[1] === 'past') {
       const days = unit === 'week' ? 7 : unit === 'month' ? 30 : 365;
@@ -208,27 +229,32 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
     }
     if (unit === 'week') {
       const monday = new Date(shiftDays(today, -((today.getDay() + 6) % 7)));
-      return m[1] === 'this' ? [{ start: monday.getTime(), end: shiftDays(today, 1) }] : [{ start: shiftDays(monday, -7), end: monday.getTime() }];
+      return m[1] === 'this' ? [{ start: monday.getTime(), end: tomorrow }] : [{ start: shiftDays(monday, -7), end: monday.getTime() }];
     }
     if (unit === 'month') {
       const first = new Date(today.getFullYear(), today.getMonth(), 1);
       return m[1] === 'this'
-        ? [{ start: first.getTime(), end: shiftDays(today, 1) }]
+        ? [{ start: first.getTime(), end: tomorrow }]
         : [{ start: new Date(today.getFullYear(), today.getMonth() - 1, 1).getTime(), end: first.getTime() }];
     }
     const jan1 = new Date(today.getFullYear(), 0, 1);
-    return m[1] === 'this'
-      ? [{ start: jan1.getTime(), end: shiftDays(today, 1) }]
-      : [{ start: new Date(today.getFullYear() - 1, 0, 1).getTime(), end: jan1.getTime() }];
+    return m[1] === 'this' ? [{ start: jan1.getTime(), end: tomorrow }] : [{ start: new Date(today.getFullYear() - 1, 0, 1).getTime(), end: jan1.getTime() }];
   });
-  // "on Tuesday", "last Friday", "tuesday": the latest such day before today ("last" also skips today's weekday).
-  each(lower, `${from}(?:(?:on|last|this\\s+past|past)\\s+)?(${WEEKDAYS.join('|')})${to}`, found, (m) => {
-    const want = WEEKDAYS.indexOf(m[1] as string);
+  // "on Tuesday", "last Friday", "what did we do tuesday?": the latest such day before today ("last"
+  // also skips today's weekday). A bare weekday only where a clause ends ("the monday cron" is none).
+  read(`${from}(?:(?:on|last|this\\s+past|past)\\s+(${WEEKDAYS.join('|')})${to}|(${WEEKDAYS.join('|')})(?=\\s*(?:[?!,;]|\\.(?!\\w)|$)))`, (m) => {
+    const want = WEEKDAYS.indexOf((m[1] ?? m[2]) as string);
     let back = (today.getDay() - want + 7) % 7;
     if (back === 0) back = 7;
     return [day(back)];
   });
-  return merge(found.spans);
+  let rest = '';
+  let last = 0;
+  for (const [a, b] of [...found.taken].sort((x, y) => x[0] - y[0])) {
+    rest += `${text.slice(last, a)} `;
+    last = b;
+  }
+  return { spans: merge(found.spans), rest: rest + text.slice(last) };
 }
 
 /**
@@ -238,7 +264,8 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
 export function asksForLatest(text: string): boolean {
   return LATEST.test(text.toLowerCase());
 }
-const LATEST = /(?<![\w-])(?:now|nowadays|currently|current|these days|at the moment|at present|any ?more|lately|latest|most recent|still)(?![\w-])/;
+// Not in code: `Date.now()`, `current.ts`, `lodash@latest`, `state.current`.
+const LATEST = /(?<![\w.$@-])(?:now|nowadays|currently|current|these days|at the moment|at present|any ?more|lately|latest|most recent|still)(?![\w(-]|\.\w)/;
 
 /** Whether `t` (epoch ms) lies in one of the spans. */
 export function within(spans: readonly TimeSpan[], t: number): boolean {
@@ -246,15 +273,28 @@ export function within(spans: readonly TimeSpan[], t: number): boolean {
   return false;
 }
 
-function each(text: string, source: string, found: Found, spansOf: (m: RegExpExecArray) => TimeSpan[]): void {
+/**
+ * Run one pattern over the text, skipping what an earlier one read. A date after "since", "from" or
+ * "after" runs on to today (from its latest occurrence); after "before", "until" or "by" it is no span
+ * (what came before is most of an archive).
+ */
+function each(text: string, source: string, found: Found, spansOf: (m: RegExpExecArray) => TimeSpan[], today: number, tomorrow: number): void {
   const re = new RegExp(source, 'gd');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const from = m.index;
     const to = from + m[0].length;
     if (found.taken.some(([a, b]) => from < b && to > a)) continue;
-    const spans = spansOf(m);
+    let spans = spansOf(m);
     if (spans.length === 0) continue;
     found.taken.push([from, to]);
+    const lead =
+      /^(since|from|after|before|until|till|by)\s/.exec(m[0])?.[1] ??
+      /(?:^|\s)(since|from|after|before|until|till|by)\s+(?:the\s+)?$/.exec(text.slice(Math.max(0, from - 12), from))?.[1];
+    if (lead === 'before' || lead === 'until' || lead === 'till' || lead === 'by') continue;
+    if (lead !== undefined) {
+      const start = Math.max(...spans.map((s) => (s.start <= today ? s.start : Number.NEGATIVE_INFINITY)));
+      spans = Number.isFinite(start) ? [{ start, end: tomorrow }] : [];
+    }
     found.spans.push(...spans);
   }
 }

@@ -42,6 +42,9 @@ describe('timeSpans', () => {
     expect(inYear('what did I buy in June', 2025)).toEqual([day(2025, 5, 1, 30)]);
     expect(inYear('during may', 2025)).toEqual([day(2025, 4, 1, 31)]);
     expect(spans('Last March')).toEqual([day(2026, 2, 1, 31)]);
+    expect(spans('what did we ship last march')).toEqual([day(2026, 2, 1, 31)]);
+    expect(inYear('march 14', 2025)).toEqual([day(2025, 2, 14)]);
+    expect(inYear('Sep 3', 2025)).toEqual([day(2025, 8, 3)]);
     expect(spans('in 2025')).toEqual([day(2025, 0, 1, 365)]);
     expect(inYear('the August release', 2025)).toEqual([day(2025, 7, 1, 31)]);
   });
@@ -69,6 +72,17 @@ describe('timeSpans', () => {
       'the release/2025-03 branch',
       'read 2025-03-notes.md',
       'why does date.today() return UTC',
+      'the monday cron',
+      'sunday build',
+      'today.ts',
+      'the friday.ts file',
+      'monday.com integration',
+      'fails on the 2nd retry',
+      'on the 3rd call the cache misses',
+      'in 2024.1',
+      'in 2024 rows',
+      'SPLIT ON SEP',
+      'ROUND TO DEC 2 PLACES',
     ])
       expect(spans(q), q).toEqual([]);
     expect(spans('what failed at 2025-03-05T14:22:00Z')).toEqual([day(2025, 2, 5)]);
@@ -95,6 +109,13 @@ describe('timeSpans', () => {
     expect(spans('where did we eat on the 14th')).toContainEqual(day(2026, 0, 14));
   });
 
+  it('runs a date after since, from or after on to today, and reads none after before or until', () => {
+    expect(spans('what changed since March')).toEqual([{ start: new Date(2026, 2, 1).getTime(), end: new Date(2026, 11, 1).getTime() }]);
+    expect(spans('what changed since 2024')).toEqual([{ start: new Date(2024, 0, 1).getTime(), end: new Date(2026, 11, 1).getTime() }]);
+    expect(spans('what did we have before May 3')).toEqual([]);
+    expect(spans('until February 14th')).toEqual([]);
+  });
+
   it('names nothing for a question without a date, and merges overlapping spans', () => {
     for (const q of ['why does the retry loop time out', 'bump to 2.7.3', 'the 14th test', 'port 5173', 'timeout 30s']) expect(spans(q), q).toEqual([]);
     expect(inYear('early March, around March 5th', 2025)).toEqual([day(2025, 2, 1, 10)]);
@@ -112,7 +133,7 @@ describe('ranking with a date in the question (ctxl recall)', () => {
       tempDir(),
       'ffff7777-0000-4000-8000-000000000007',
       (t) => {
-        ids.feb10 = t.user('the staging deploy failed again, the health check timed out');
+        ids.feb10 = t.user('the staging deploy failed again, the health check timed out; the february invoice run is next');
         t.assistant('I raised the health check timeout to 20 seconds.');
         ids.feb12 = t.user('the staging deploy failed again, the health check timed out');
         t.assistant('The probe path was wrong; fixed it in the chart.');
@@ -127,8 +148,9 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     // "eat" is only in the 16th's line; the 14th's answer shares no word with the question.
     expect(order('where did I eat')).not.toContain(ids.feb14);
     expect(order('where did I eat on February 14th').slice(0, 3)).toContain(ids.feb14);
-    // A question of date words only: that day's chunks, newest first.
+    // A question of date words only: that span's chunks, newest first, not another day's "february".
     expect(order('what happened on February 14th')).toEqual([ids.feb14]);
+    expect(order('what did we talk about on February 13th or February 14th')).toEqual([ids.feb14, expect.any(String)]);
   });
 });
 
@@ -143,7 +165,16 @@ describe('a question about how things stand now', () => {
       'the latest port',
     ])
       expect(asksForLatest(q), q).toBe(true);
-    for (const q of ['why did the retry loop time out', 'currentUser is undefined', 'the knowledge base', 'snow day']) expect(asksForLatest(q), q).toBe(false);
+    for (const q of [
+      'why did the retry loop time out',
+      'currentUser is undefined',
+      'the knowledge base',
+      'snow day',
+      'Date.now() returns',
+      'current.ts',
+      'npm install lodash@latest',
+    ])
+      expect(asksForLatest(q), q).toBe(false);
   });
 
   it('ranks the later of two sayings of a fact first (ctxl recall)', () => {
