@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { splitText } from '../../lib/archive/chunker.ts';
 import { deferredWriter } from '../../lib/archive/deferred-writes.ts';
-import { keywords, queryTerms, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
+import { keywords, queryTerms, scanWords, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { advanceSessionCursor, cursorFile, subagentTranscripts } from '../../lib/session/session-files.ts';
 import { captureLogger } from './helpers/logger.ts';
@@ -700,7 +700,7 @@ describe('renderChunk / parseChunk', () => {
 // ---- 5. the tokenizer ----
 
 describe('tokenize', () => {
-  it('finds words exactly as the word regex does (character scan vs matchAll, 30,000 random texts)', () => {
+  it('finds words exactly as the word regex does (character scan and words() vs matchAll, 30,000 random texts)', () => {
     const WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
     const pieces = ['a', 'Z', '0', '_', '$', '.', '-', '/', ' ', 'é', '𝒳', '\uD835', '中', '٣', '!', '\n', '..', '-/'];
     const random = prng(0x0dd);
@@ -708,8 +708,14 @@ describe('tokenize', () => {
       let text = '';
       const length = Math.floor(random() * 14);
       for (let i = 0; i < length; i++) text += pieces[Math.floor(random() * pieces.length)];
-      expect(words(text), JSON.stringify(text)).toEqual([...text.matchAll(WORD)].map((m) => m[0]));
+      const expected = [...text.matchAll(WORD)].map((m) => m[0]);
+      expect(scanWords(text), JSON.stringify(text)).toEqual(expected);
+      expect(words(text), JSON.stringify(text)).toEqual(expected);
     }
+    // Past the characters the regex serves (the first 1 M of a process), words() scans.
+    const long = 'parseConfig(path.join(dir, "x.ts")) -> ENOENT 30s é 中文 '.repeat(24_000);
+    expect(words(long)).toEqual([...long.matchAll(WORD)].map((m) => m[0]));
+    expect(words(long)).toEqual(scanWords(long));
   });
 
   it('splits identifiers exactly as the regex rules say (character scan vs the regex chain, 20,000 random words)', () => {
