@@ -117,6 +117,16 @@ const flagValue = (v: string) => commandValue(v) && !/^[A-Za-z_]{1,20}=/.test(v)
 /** An environment variable's value: as on a command line, and not a number (`MAX_TOKEN=4096`). */
 const envValue = (v: string) => commandValue(v) && !/^\d+$/.test(v);
 
+/** An XML element's open tag whose name ends in one of `names` (attributes allowed), and the spaces after it; group 2 is the name. */
+const xmlOpen = (names: string) => `<((?:[A-Za-z][\\w.:-]{0,40}?)?(?:${names}))(?:[ \\t][^<>]{0,300})?>[ \\t]{0,5}`;
+/** Maven's filter placeholders (@db.password@), JSX expressions ({token.symbol}). */
+const XML_PLACEHOLDER = /^@[\w.]+@$|^\{[\w$.]+\}$/;
+/** `echo` or `printf '%s\n'` at a command's start (also behind Read's or Grep's line prefix), up to its value. */
+const ECHO = `(?:^|[\\s;&|(\`→:])(?:echo|printf)(?:[ \\t]{1,5}-[neE]{1,3}){0,3}(?:[ \\t]{1,5}(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"))?[ \\t]{1,5}`;
+/** A pipe into a command that reads a password from stdin (sudo's options may take values before -S). */
+const STDIN_READER =
+  '[ \\t]{0,5}\\|[^\\n|;&]{0,200}(?:--password-stdin|\\bsudo[ \\t]{1,5}(?:-[A-Za-z]{1,5}(?:[ \\t]{1,5}[^\\s|;&-]\\S{0,40})?[ \\t]{1,5}){0,3}-[A-Za-z]{0,4}S|--stdin\\b|\\bchpasswd\\b|-passin[ \\t]{1,5}stdin)';
+
 const RULES: Rule[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g, hints: ['PRIVATE KEY'] },
   { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g, hints: ['sk-ant-'] },
@@ -215,24 +225,31 @@ const RULES: Rule[] = [
   },
   {
     kind: 'webhook-url',
-    pattern: /(\bhttps:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/)([A-Za-z0-9_-]{20,200})/g,
+    pattern: /(\bhttps:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api(?:\/v\d{1,2})?\/webhooks\/\d{5,30}\/)([A-Za-z0-9_-]{20,200})/g,
     group: 2,
-    hints: ['/api/webhooks/'],
+    hints: ['discord'],
   },
   // Vault's legacy service tokens (`s.` and 24 characters of mixed case and digits).
   {
     kind: 'vault-token',
-    pattern: /((?<![\w.$])s\.)([A-Za-z0-9]{24})(?![\w.])/g,
+    pattern: /((?<![\w.$])s\.)([A-Za-z0-9]{24}(?:\.[A-Za-z0-9]{1,10})?)(?!\w)/g,
     group: 2,
-    accept: (v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v),
+    accept: (v) => /\d/.test(v.slice(0, 24)) && /[a-z]/.test(v.slice(0, 24)) && /[A-Z]/.test(v.slice(0, 24)),
   },
   // A password piped to a command that reads it from stdin: `echo 'pw' | docker login --password-stdin`,
   // `| sudo -S`, `| passwd --stdin`, `| chpasswd`, `| openssl … -passin stdin`.
   {
     kind: 'password',
-    pattern:
-      /((?:^|[\s;&|(`])(?:echo|printf)(?:[ \t]{1,5}-[neE]{1,3}){0,3}(?:[ \t]{1,5}(["'])%s(?:\\n)?\2)?[ \t]{1,5}(["']?))([^\s"'|;&$`][^"'|;&\n]{2,199}?)\3(?=[ \t]{0,5}\|[^\n|;&]{0,200}(?:--password-stdin|\bsudo[ \t]{1,5}(?:-[A-Za-z]{1,5}[ \t]{1,5}){0,3}-[A-Za-z]{0,4}S|--stdin\b|\bchpasswd\b|-passin[ \t]{1,5}stdin))/g,
-    group: 4,
+    pattern: new RegExp(`(${ECHO}(["']))([^"'\\n]{3,200})\\2(?=${STDIN_READER})`, 'g'),
+    group: 3,
+    accept: commandValue,
+    hints: ['echo', 'printf'],
+    gate: /--password-stdin|--stdin|sudo|chpasswd|-passin/,
+  },
+  {
+    kind: 'password',
+    pattern: new RegExp(`(${ECHO})([^\\s"'|;&$\`]{3,200})(?=${STDIN_READER})`, 'g'),
+    group: 2,
     accept: commandValue,
     hints: ['echo', 'printf'],
     gate: /--password-stdin|--stdin|sudo|chpasswd|-passin/,
@@ -257,15 +274,17 @@ const RULES: Rule[] = [
   {
     kind: 'secret',
     pattern:
-      /(\b(?:[Ww]ith|[Ss]et|[Uu]se)(?:[A-Z][a-z]{1,15}){0,2}(?:Token|Password|Secret|ApiKey|APIKey|AccessKey|Credentials?)[ \t]{0,3}\([ \t]{0,3}(["'`]))([^"'`\s]{8,300})(\2[ \t]{0,3}\))/g,
+      /(\b(?:[Ww]ith|[Ss]et|[Uu]se)(?:[A-Z][a-z]{1,15}|[A-Z]{2,6}){0,2}(?:Token|Password|Secret|ApiKey|APIKey|AccessKey|SecretKey|PrivateKey|AuthKey|Credentials?)[ \t]{0,3}\([ \t]{0,3}(["'`]))([^"'`\s]{8,300})(\2[ \t]{0,3}\))/g,
     group: 3,
-    accept: (v) => commandValue(v) && looksRandom(v),
+    // Not a name or a path (`useToken("refresh_token_v2")`, `WithSecret("projects/p/secrets/k/versions/1")`).
+    accept: (v) => commandValue(v) && looksRandom(v) && !/^[a-z][a-z0-9]*(?:[_/.-][a-z0-9]+)+$/.test(v),
     named: true,
   },
   // npm config set _auth/_authToken/_password VALUE (the same keys as in .npmrc, set from a shell).
   {
     kind: 'secret',
-    pattern: /(\bnpm[ \t]{1,5}config[ \t]{1,5}set[ \t]{1,5}(?:\/\/[^\s:]{1,200}:)?_(?:auth|authToken|password)(?:=|[ \t]{1,5})["']?)([^\s"']{8,500})/g,
+    pattern:
+      /(\bnpm[ \t]{1,5}config[ \t]{1,5}set(?:[ \t]{1,5}--?[\w-]{1,20}(?:=\S{1,40})?){0,3}[ \t]{1,5}["']?(?:\/\/[^\s:"']{1,200}:)?_(?:auth|authToken|password)["']?(?:=|[ \t]{1,5})["']?)([^\s"']{8,500})/g,
     group: 2,
     accept: commandValue,
     hints: ['_auth', '_password'],
@@ -273,26 +292,37 @@ const RULES: Rule[] = [
   // Go's MySQL DSN: user:password@tcp(host:3306)/db.
   {
     kind: 'url-password',
-    pattern: /((?<![\w.-])[\w.-]{1,64}:)([^\s@:/"'()]{3,200})(@(?:tcp|unix|udp)\()/g,
+    pattern: /((?<![\w.-])[\w.-]{1,64}:)([^\s"'()/]{3,200}?)(@(?:(?:tcp|unix|udp)\(|\/\w))/g,
     group: 2,
     accept: commandValue,
-    hints: ['@tcp(', '@unix(', '@udp('],
+    hints: ['@tcp(', '@unix(', '@udp(', '@/'],
   },
-  // A .netrc entry over several lines: the password on an indented line of its own.
-  { kind: 'password', pattern: /(^[ \t]{1,12}password[ \t]{1,5})(\S{3,500})[ \t]*$/gm, group: 2, accept: commandValue, hints: ['machine'] },
+  // A .netrc entry over several lines: `machine <host>`, then within two lines a password line (either
+  // also behind Read's or Grep's line prefix). Not "machine learning … password policy".
+  {
+    kind: 'password',
+    pattern: new RegExp(
+      `(^${LINE_PREFIX}[ \\t]{0,12}machine[ \\t]{1,5}[\\w-]{1,100}(?:\\.[\\w-]{1,100}){1,10}[^\\n]{0,300}\\n(?:[^\\n]{0,300}\\n){0,2}?${LINE_PREFIX}[ \\t]{0,12}password[ \\t]{1,5})([^\\s]{3,500})`,
+      'gm',
+    ),
+    group: 2,
+    accept: commandValue,
+    hints: ['machine'],
+  },
   // Said in prose: "my db password is Hunter2Blue!", "the api key is …": a value with a letter and a digit.
   {
     kind: 'secret',
     pattern:
-      /(\b(?:password|passwd|passphrase|api[ _-]?key|secret[ _-]?key|access[ _-]?key|token)[ \t]{1,3}(?:is|was|will be)[ \t]{1,3}["'`]?)([^\s"'`,;]{6,200}?)(?=["'`]?(?:[,;.!?)]?(?:\s|$)))/gi,
+      /(\b(?:password|passwd|passphrase|api[ _-]?key|secret[ _-]?key|access[ _-]?key|token)[ \t]{1,3}(?:is|was|will be)[ \t]{0,3}:?[ \t]{1,3}["'`]?)([^\s"'`,;]{6,200}?)(?=["'`]?(?:[,;.!?)]?(?:\s|$)))/gi,
     group: 2,
-    accept: (v) => commandValue(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && !NOT_A_SECRET.test(v),
+    // Not a description: base64-encoded, ES256-signed, sha256-hashed.
+    accept: (v) => commandValue(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && !NOT_A_SECRET.test(v) && !/^\w+-[a-z]{3,}$/.test(v),
     named: true,
   },
   // "use api key 8a7b6c5d4e3f2a1b0c9d": a key named in prose and given right after its name.
   {
     kind: 'secret',
-    pattern: /(\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key)[ \t]{1,3})([A-Za-z0-9_-]{16,200})(?![\w-])/gi,
+    pattern: /(\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key)[ \t]{0,3}:?[ \t]{1,3})([A-Za-z0-9_-]{16,200})(?![\w-])/gi,
     group: 2,
     accept: (v) => looksRandom(v) && /\d/.test(v),
     named: true,
@@ -326,13 +356,24 @@ const RULES: Rule[] = [
     accept: isLiteral,
     named: true,
   },
-  // An XML element named for a secret (Maven's settings.xml, Tomcat, .NET configs): <password>…</password>.
+  // An XML element named for a secret (Maven's settings.xml, Tomcat, .NET configs, WS-Security):
+  // <password>…</password> takes any literal, <token> or <secret> a random-looking one (JSX's
+  // <Token>{…}</Token> and <secret>enabled</secret> are no secrets).
   {
     kind: 'secret',
-    pattern:
-      /(<((?:[A-Za-z][\w.:-]{0,40}?)?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key))>[ \t]{0,5})([^<>\s][^<>\n]{0,499}?)([ \t]{0,5}<\/\2>)/gi,
+    pattern: new RegExp(`(${xmlOpen('password|passwd|passphrase|storepass|keypass')})([^<>\\s][^<>\\n]{0,499}?)([ \\t]{0,5}<\\/\\2[ \\t]*>)`, 'gi'),
     group: 3,
-    accept: commandValue,
+    accept: (v) => commandValue(v) && !XML_PLACEHOLDER.test(v),
+    gate: /(?:password|passwd|passphrase|storepass|keypass)(?:[ \t][^<>]{0,300})?>/i,
+  },
+  {
+    kind: 'secret',
+    pattern: new RegExp(
+      `(${xmlOpen('secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key')})([^<>\\s][^<>\\n]{0,499}?)([ \\t]{0,5}<\\/\\2[ \\t]*>)`,
+      'gi',
+    ),
+    group: 3,
+    accept: (v) => commandValue(v) && !XML_PLACEHOLDER.test(v) && looksRandom(v),
     named: true,
   },
   // define('DB_PASSWORD', '…') (PHP), setenv/putenv/set/put('api_key', '…'), and a subscript
@@ -340,16 +381,17 @@ const RULES: Rule[] = [
   {
     kind: 'secret',
     pattern: new RegExp(
-      `(\\b(?:define|setenv|putenv|ini_set|setProperty|setItem|set|put)[ \\t]{0,3}\\([ \\t]{0,3}["']${NAME}["'][ \\t]{0,3},[ \\t]{0,3}(["']))([^"'\\n]{4,500})(\\2)`,
+      `(\\b(?:define|setenv|putenv|ini_set|setProperty|setItem|set|put)[ \\t]{0,3}\\([ \\t]{0,3}["']${NAME}["'][ \\t]{0,3},[ \\t]{0,20}(["']))([^"'\\n]{4,500})(\\2)`,
       'gi',
     ),
     group: 3,
-    accept: commandValue,
+    // Any literal: WordPress's generated salts hold `$` and `<`.
+    accept: (v) => v.length >= 4 && !NOT_A_SECRET.test(v) && !/^\$\{?[A-Za-z_]\w*\}?$|^(?:your[_-]|changeme$|example|dummy|put your)/i.test(v),
     named: true,
   },
   {
     kind: 'secret',
-    pattern: new RegExp(`(\\[[ \\t]{0,3}["']${NAME}["'][ \\t]{0,3}\\][ \\t]{0,5}=[ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gi'),
+    pattern: new RegExp(`(\\[[ \\t]{0,3}(?::${NAME}|["']${NAME}["'])[ \\t]{0,3}\\][ \\t]{0,5}=[ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gi'),
     group: 3,
     accept: isLiteral,
     named: true,

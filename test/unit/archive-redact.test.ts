@@ -288,6 +288,48 @@ const POSITIVES: Positive[] = [
     kind: 'secret',
   },
   {
+    name: 'stdin passwords behind a line prefix, after sudo options with values, quoted with & or ;',
+    text: "    12→echo 'Hunter2Blue' | docker login -u bob --password-stdin\necho 'Hunter3Blue' | sudo -u postgres -S psql\necho 'P@ss&w0rd1' | sudo -S apt update\necho 'Tr0ub4dor;3' | docker login -u x --password-stdin",
+    secrets: ['Hunter2Blue', 'Hunter3Blue', 'P@ss&w0rd1', 'Tr0ub4dor;3'],
+    kind: 'password',
+  },
+  {
+    name: 'webhook, Vault and npm variants: a versioned Discord path, a token before a dot, a quoted npm key',
+    text: `${discordHook.replace('/api/', '/api/v10/')}\nUse the token ${vaultLegacy}.\nnpm config set "//registry.npmjs.org/:_authToken" "0123abcd-4567-89ab-cdef-0123456789ab"\nnpm config set -g //r.example.com/:_authToken 0123abcd456789abcdef`,
+    secrets: [discordHook.slice(-40), vaultLegacy.slice(2), '0123abcd-4567-89ab-cdef-0123456789ab', '0123abcd456789abcdef'],
+    kind: undefined,
+  },
+  {
+    name: "Go DSN passwords holding @ or :, and the driver's user:pass@/db form",
+    text: 'app:p@ssw0rd@tcp(localhost:3306)/app\napp:Hunter2:Blue@tcp(db:3306)/app\nroot:Hunter4Blue@/app?charset=utf8',
+    secrets: ['p@ssw0rd', 'Hunter2:Blue', 'Hunter4Blue'],
+    kind: 'url-password',
+  },
+  {
+    name: 'a .netrc entry over several lines, read through a tool or without indentation',
+    text: '     1→machine api.example.com\n     2→  login bob\n     3→  password Hunter2Blue\nmachine git.example.org\nlogin ann\npassword Hunter5Blue',
+    secrets: ['Hunter2Blue', 'Hunter5Blue'],
+    kind: 'password',
+  },
+  {
+    name: 'XML elements with attributes, a space before >, a storepass',
+    text: '<wsse:Password Type="http://docs.oasis-open.org/wss#PasswordText">Hunter2Blue</wsse:Password>\n<password>Hunter3Blue</password >\n<storepass>Hunter4Blue9</storepass>',
+    secrets: ['Hunter2Blue', 'Hunter3Blue', 'Hunter4Blue9'],
+    kind: 'secret',
+  },
+  {
+    name: 'WordPress salts aligned with spaces, values with $, a Ruby symbol subscript',
+    text: "define( 'AUTH_KEY',         'aB3dE5gH7jK9mN1pQ3rS5' );\ndefine('DB_PASSWORD', 'Hunter$2Blue');\nsettings[:password] = \"Hunter6Blue\"",
+    secrets: ['aB3dE5gH7jK9mN1pQ3rS5', 'Hunter$2Blue', 'Hunter6Blue'],
+    kind: 'secret',
+  },
+  {
+    name: 'a colon after the name in prose, setters named with an acronym or ending in Key',
+    text: 'API Key: 8a7b6c5d4e3f2a1b0c9d\nthe new password is: Hunter2Blue\nWithAPIToken("9a7b6c5d4e3f2a1b0c9d")\nWithSecretKey("7a7b6c5d4e3f2a1b0c9d")',
+    secrets: ['8a7b6c5d4e3f2a1b0c9d', 'Hunter2Blue', '9a7b6c5d4e3f2a1b0c9d', '7a7b6c5d4e3f2a1b0c9d'],
+    kind: 'secret',
+  },
+  {
     name: 'PHP define() and subscript assignments of a named secret',
     text: "define('DB_PASSWORD', 'wpPass2024');\nos.environ[\"DB_PASSWORD\"] = \"localPw99\"\nENV['API_KEY'] = 'k-123456789'",
     secrets: ['wpPass2024', 'localPw99', 'k-123456789'],
@@ -398,6 +440,10 @@ const NEGATIVES: Array<[string, string]> = [
   [
     'setters called with a variable or a word, XML placeholders and names',
     'c.WithToken(token)\nsession.SetPassword("password")\n<db.password>${DB_PASSWORD}</db.password>\n<secretName>my-tls</secretName>\n<token>string</token>',
+  ],
+  [
+    'a password line near no .netrc host, prose describing a token, setters with names or paths, XML placeholders',
+    '\tpassword support.\nmachine learning\n  password policy\ntype conn struct {\n\tmachine  string\n\tpassword []byte\n}\nthe token is base64-encoded\nThe token is ES256-signed.\nuseToken("refresh_token_v2")\nsetToken("token-1234")\nWithSecret("projects/my-proj/secrets/api-key/versions/1")\n<password>@db.password@</password>\n<Token>{token.symbol}</Token>\n<secret>enabled</secret>\n<token>identifier</token>\nimport Button from \'@/components/button\'',
   ],
   [
     'define() of a call, a comparison with a subscript, a member named s.',
