@@ -133,15 +133,30 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   // A question of a date and words that only frame it ("what happened on February 14th"): the span
   // is all it asks (its date words would find "the february invoice" of another day).
   const dateOnly = spans.length > 0 && tokenize(when.rest).every((t) => FRAMING_WORDS.has(t));
-  if (terms.length === 0 || dateOnly) {
-    // Filters only, or a date only: newest first.
+  if (dateOnly) {
+    // A date only: what the user said then first (the day's requests say what it was about), then
+    // the rest, newest first.
+    candidates = [];
+    view.segments.forEach((s, i) => {
+      const mask = masks[i];
+      const time = s.reader.time();
+      const kinds = s.reader.kindPhase();
+      const user = s.reader.footer.kinds.indexOf('user');
+      for (let d = 0; d < s.reader.docs; d++) {
+        if ((mask !== undefined && mask[d] !== 1) || !within(spans, time[d] as number)) continue;
+        candidates.push({ segment: i, doc: d, score: kindOrdinal(kinds[d] as number) === user ? 2 : 1, time: time[d] as number });
+      }
+    });
+    candidates.sort((a, b) => b.score - a.score || b.time - a.time);
+    candidates = candidates.slice(0, want);
+  } else if (terms.length === 0) {
+    // Filters only: newest first.
     candidates = top(
       view.segments.map((s, i) => {
         const mask = masks[i];
-        const time = s.reader.time();
         const docs: number[] = [];
-        for (let d = 0; d < s.reader.docs; d++) if ((mask === undefined || mask[d] === 1) && (!dateOnly || within(spans, time[d] as number))) docs.push(d);
-        return { docs, key: time };
+        for (let d = 0; d < s.reader.docs; d++) if (mask === undefined || mask[d] === 1) docs.push(d);
+        return { docs, key: s.reader.time() };
       }),
       want,
       view,
@@ -266,7 +281,7 @@ function feedbackTerms(view: IndexView, leading: readonly Candidate[], chunkAt: 
 // was said then counts SPAN_BOOST times, and when the span holds few chunks (a day or two of a
 // session), those that match no word of the question join at SPAN_FLOOR of the best score (above
 // weak matches, below strong ones); when no word matched at all, they join at score 1. A question of
-// a date alone lists the span's chunks, newest first (rank). Such a question's words often miss its answer ("where did I eat on the
+// a date alone lists the span's chunks: the user's first, newest first (rank). Such a question's words often miss its answer ("where did I eat on the
 // 14th" of "dinner at Gogi House") where its date does not. A span soft-filters; `since:` filters.
 const SPAN_BOOST = 1.5;
 /** Words that only frame a question about a time ("what happened", "what did we work on"). */

@@ -151,6 +151,8 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     // A question of date words only: that span's chunks, newest first, not another day's "february".
     expect(order('what happened on February 14th')).toEqual([ids.feb14]);
     expect(order('what did we talk about on February 13th or February 14th')).toEqual([ids.feb14, expect.any(String)]);
+    // The user's words of the span first: the 14th's request before the 15th's answer.
+    expect(order('what happened on February 14th or February 15th')[0]).toBe(ids.feb14);
   });
 });
 
