@@ -186,7 +186,10 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
   const out: RecallResult[] = [];
   const latest = terms.length > 0 && asksForLatest(text);
-  if (query.phrases.length > 0 || spans.length > 0 || latest) {
+  // A question about the user ("where does my sister teach"): what they said in their own words
+  // counts FIRST_PERSON_BOOST times beside the assistant's restatement of it.
+  const firstPerson = terms.length > 0 && /(?<![\w'-])(?:i|my|me|mine|myself)(?![\w'-])/i.test(text);
+  if (query.phrases.length > 0 || spans.length > 0 || latest || firstPerson) {
     // Phrases reorder the leading candidates by whether their text really holds the phrase; a span
     // of time, by whether their text names a date in it ("surgery is on September 23", said on
     // the 8th, answers "in late September"), read against the chunk's own time ("yesterday").
@@ -195,6 +198,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
       if (chunk === undefined) continue;
       if (query.phrases.some((p) => chunk.text.toLowerCase().includes(p.toLowerCase()))) c.score *= PHRASE_BOOST;
       if (spans.length > 0 && !within(spans, c.time) && namesDateIn(chunk.text, c.time, spans)) c.score *= SPAN_BOOST;
+      if (firstPerson && chunk.type === 'user') c.score *= FIRST_PERSON_BOOST;
     }
     // A question about how things stand now: the later of two sayings of a fact ranks first, by
     // up to LATEST_BOOST for the newest of the leading candidates (by order, not by distance in time).
@@ -295,6 +299,7 @@ const SPAN_FLOOR = 0.3;
 const SPAN_FILL_MAX = 40;
 
 const LATEST_BOOST = 0.3;
+const FIRST_PERSON_BOOST = 1.2;
 
 /** Characters of a chunk read for the dates it names. */
 const MENTION_CHARS = 4_000;

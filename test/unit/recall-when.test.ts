@@ -196,3 +196,17 @@ describe('a question about how things stand now', () => {
     expect(order('what is the redis pool size now')[0]).toBe(after);
   });
 });
+
+describe('a question in the first person (ctxl recall)', () => {
+  it("ranks the user's own words over the assistant's restatement of them", () => {
+    let said = '';
+    let restated = '';
+    const order = recallSandbox(tempDir(), 'ffff9999-0000-4000-8000-000000000009', (t) => {
+      said = t.user('so my sister Ana moved to Porto last spring, and she teaches piano at a music school there now');
+      restated = t.assistant('Your sister teaches piano in Porto, a lovely city for it.');
+      for (let i = 0; i < 6; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    expect(order('where does the sister teach piano')[0]).toBe(restated);
+    expect(order('where does my sister teach piano')[0]).toBe(said);
+  });
+});
