@@ -309,6 +309,15 @@ const RULES: Rule[] = [
     accept: commandValue,
     hints: ['machine'],
   },
+  // A .pgpass line: host:port:database:user:password (port a number or *, database not a number:
+  // `src/app.ts:42:10:…` is a compiler's position), alone on its line (or behind Read's line number).
+  {
+    kind: 'password',
+    pattern: /^((?:[ \t]{0,12}\d{1,9}(?:→|\t))?[ \t]{0,12}[\w.*-]{1,253}:(?:\d{1,5}|\*):(?!\d{1,9}:)[^\s:]{1,63}:[^\s:]{1,63}:)([^\s]{3,200})[ \t]*\r?$/gm,
+    group: 2,
+    accept: commandValue,
+    gate: /:(?:\d{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:[^\s:]/,
+  },
   // Said in prose: "my db password is Hunter2Blue!", "the api key is …": a value with a letter and a digit.
   {
     kind: 'secret',

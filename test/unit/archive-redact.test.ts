@@ -330,6 +330,12 @@ const POSITIVES: Positive[] = [
     kind: 'secret',
   },
   {
+    name: '.pgpass lines, also read through a tool',
+    text: 'db.example.com:5432:app:app:PgPassFile9\n*:*:*:postgres:Sup3rPw\n     1→localhost:5432:mydb:me:Hunter7Blue',
+    secrets: ['PgPassFile9', 'Sup3rPw', 'Hunter7Blue'],
+    kind: 'password',
+  },
+  {
     name: 'PHP define() and subscript assignments of a named secret',
     text: "define('DB_PASSWORD', 'wpPass2024');\nos.environ[\"DB_PASSWORD\"] = \"localPw99\"\nENV['API_KEY'] = 'k-123456789'",
     secrets: ['wpPass2024', 'localPw99', 'k-123456789'],
@@ -444,6 +450,10 @@ const NEGATIVES: Array<[string, string]> = [
   [
     'a password line near no .netrc host, prose describing a token, setters with names or paths, XML placeholders',
     '\tpassword support.\nmachine learning\n  password policy\ntype conn struct {\n\tmachine  string\n\tpassword []byte\n}\nthe token is base64-encoded\nThe token is ES256-signed.\nuseToken("refresh_token_v2")\nsetToken("token-1234")\nWithSecret("projects/my-proj/secrets/api-key/versions/1")\n<password>@db.password@</password>\n<Token>{token.symbol}</Token>\n<secret>enabled</secret>\n<token>identifier</token>\nimport Button from \'@/components/button\'',
+  ],
+  [
+    'colon-separated positions and addresses that look like .pgpass lines',
+    'src/app.ts:42:10:error:message\n2001:0db8:85a3:0000:0000:8a2e:0370:7334\n    `postmaster@[IPv6:2001:0db8:85a3:0000:0000:8a2e:0370:7334]`,\nnode:internal/modules:12:3:foo:bar',
   ],
   [
     'define() of a call, a comparison with a subscript, a member named s.',
