@@ -23,7 +23,9 @@ const STOP = new Set(
  * without TurboFan until its backlog passes 1 MB, see docs/design.md).
  */
 export function words(text: string): string[] {
-  if (tokenized < WARM_CHARS) {
+  // (Not a text of more than REGEX_MAX_CHARS: the regex engine's backtrack stack overflows on a
+  // word of millions of joined pieces, `a-a-a-…`.)
+  if (tokenized < WARM_CHARS && text.length <= REGEX_MAX_CHARS) {
     tokenized += text.length;
     return text.match(WORD) ?? [];
   }
@@ -32,6 +34,7 @@ export function words(text: string): string[] {
 
 const WORD = /[\p{L}\p{N}_$]+(?:[.\-/][\p{L}\p{N}_$]+)*/gu;
 const WARM_CHARS = 1024 * 1024;
+const REGEX_MAX_CHARS = 256 * 1024;
 let tokenized = 0;
 
 /** words(), as a scan by character code (matchAll's match objects made up most of tokenizing). */

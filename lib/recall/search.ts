@@ -118,8 +118,11 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   const text = searchText(query);
   const raws: string[] = [];
   const terms = tokenize(text, raws);
-  // More than `limit`: phrases re-rank the head, and a result whose chunk file is gone is skipped.
-  const want = scope.limit * 3 + 10;
+  // More than `limit`: the head is re-ranked (phrases, dates, "now", the first person), and a result
+  // whose chunk file is gone is skipped. The head has a size of its own, so a ranking does not
+  // depend on how many results were asked for.
+  const headSize = Math.max(RERANK_HEAD, scope.limit * 3);
+  const want = headSize + 10;
   // Chunk files read once per query: feedback and results read the leading ones both.
   const read = new Map<string, Chunk | undefined>();
   const chunkAt = (c: Candidate): Chunk | undefined => {
@@ -132,7 +135,8 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   const spans = when.spans;
   // A question of a date and words that only frame it ("what happened on February 14th"): the span
   // is all it asks (its date words would find "the february invoice" of another day).
-  const dateOnly = spans.length > 0 && tokenize(when.rest).every((t) => FRAMING_WORDS.has(t));
+  // (What is left of a contraction, "what's happened", frames too.)
+  const dateOnly = spans.length > 0 && tokenize(when.rest).every((t) => FRAMING_WORDS.has(t) || /^(?:s|d|t|m|ve|ll|re)$/.test(t));
   if (dateOnly) {
     // A date only: what the user said then first (the day's requests say what it was about), then
     // the rest, newest first.
@@ -188,22 +192,24 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   const latest = terms.length > 0 && asksForLatest(text);
   // A question about the user ("where does my sister teach"): what they said in their own words
   // counts FIRST_PERSON_BOOST times beside the assistant's restatement of it.
-  const firstPerson = terms.length > 0 && /(?<![\w'-])(?:i|my|me|mine|myself)(?![\w'-])/i.test(text);
+  const firstPerson = terms.length > 0 && /(?<![\w'-])(?:i|my|me|mine|myself)(?=$|[^\w'-]|'(?:m|ve|d|ll)\b)/i.test(text);
   if (query.phrases.length > 0 || spans.length > 0 || latest || firstPerson) {
     // Phrases reorder the leading candidates by whether their text really holds the phrase; a span
     // of time, by whether their text names a date in it ("surgery is on September 23", said on
     // the 8th, answers "in late September"), read against the chunk's own time ("yesterday").
-    const head = candidates.slice(0, scope.limit * 3).map((c) => ({ c, chunk: chunkAt(c) }));
+    const head = candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) }));
     for (const { c, chunk } of head) {
       if (chunk === undefined) continue;
       if (query.phrases.some((p) => chunk.text.toLowerCase().includes(p.toLowerCase()))) c.score *= PHRASE_BOOST;
       if (spans.length > 0 && !within(spans, c.time) && namesDateIn(chunk.text, c.time, spans)) c.score *= SPAN_BOOST;
       if (firstPerson && chunk.type === 'user') c.score *= FIRST_PERSON_BOOST;
     }
-    // A question about how things stand now: the later of two sayings of a fact ranks first, by
-    // up to LATEST_BOOST for the newest of the leading candidates (by order, not by distance in time).
+    // A question about how things stand now: among the leading candidates that match it well (at
+    // least LATEST_FLOOR of the best score: the sayings of the fact, not weak matches), the newest
+    // counts 1 + LATEST_BOOST times, the oldest once, the rest in between by their order in time.
     if (latest) {
-      const byTime = [...head].sort((a, b) => a.c.time - b.c.time);
+      const best = Math.max(0, ...head.map((h) => h.c.score));
+      const byTime = head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);
       byTime.forEach(({ c }, i) => {
         c.score *= 1 + (LATEST_BOOST * i) / Math.max(1, byTime.length - 1);
       });
@@ -211,6 +217,12 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     head.sort((a, b) => b.c.score - a.c.score || b.c.time - a.c.time);
     for (const { c, chunk } of head) {
       if (out.length >= scope.limit) break;
+      if (chunk !== undefined) out.push(toResult(chunk, c.score, needles));
+    }
+    // Chunk files gone from the head: the candidates after it fill in.
+    for (const c of candidates.slice(headSize)) {
+      if (out.length >= scope.limit) break;
+      const chunk = chunkAt(c);
       if (chunk !== undefined) out.push(toResult(chunk, c.score, needles));
     }
     return out;
@@ -299,6 +311,9 @@ const SPAN_FLOOR = 0.3;
 const SPAN_FILL_MAX = 40;
 
 const LATEST_BOOST = 0.3;
+const LATEST_FLOOR = 0.5;
+/** Candidates re-ranked by phrases, dates, "now" and the first person (at least; 3× the limit when more). */
+const RERANK_HEAD = 30;
 const FIRST_PERSON_BOOST = 1.2;
 
 /** Characters of a chunk read for the dates it names. */

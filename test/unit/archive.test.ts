@@ -712,6 +712,8 @@ describe('tokenize', () => {
       expect(scanWords(text), JSON.stringify(text)).toEqual(expected);
       expect(words(text), JSON.stringify(text)).toEqual(expected);
     }
+    // A text too long for the regex engine's backtrack stack (one word of millions of joined pieces) is scanned.
+    expect(words('a-'.repeat(4_000_000))).toEqual(scanWords('a-'.repeat(4_000_000)));
     // Past the characters the regex serves (the first 1 M of a process), words() scans.
     const long = 'parseConfig(path.join(dir, "x.ts")) -> ENOENT 30s é 中文 '.repeat(24_000);
     expect(words(long)).toEqual([...long.matchAll(WORD)].map((m) => m[0]));

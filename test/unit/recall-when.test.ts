@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksForLatest, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
-import { recallSandbox } from './helpers/recall-sandbox.ts';
+import { recallIds, recallSandbox } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-when-');
@@ -153,6 +153,8 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     expect(order('what did we talk about on February 13th or February 14th')).toEqual([ids.feb14, expect.any(String)]);
     // The user's words of the span first: the 14th's request before the 15th's answer.
     expect(order('what happened on February 14th or February 15th')[0]).toBe(ids.feb14);
+    // What is left of a contraction frames the question too.
+    expect(order("what's happened on February 14th")).toEqual([ids.feb14]);
   });
 });
 
@@ -195,6 +197,25 @@ describe('a question about how things stand now', () => {
     expect(order('redis pool size')[0]).toBe(before);
     expect(order('what is the redis pool size now')[0]).toBe(after);
   });
+
+  it('ranks the later saying first among many older weak matches, whatever the limit', () => {
+    let earlier = '';
+    let later = '';
+    const home = tempDir();
+    const order = recallSandbox(
+      home,
+      'ffff8888-0000-4000-8000-00000000000a',
+      (t) => {
+        for (let i = 0; i < 40; i++) t.assistant(`Note ${i}: the thread pool of the image resizer is unchanged.`);
+        earlier = t.assistant('Worker pool size: 20 workers.');
+        later = t.assistant('The pool size is 50 from today, set in worker config.');
+      },
+      { start: Date.parse('2025-02-01T12:00:00.000Z'), stepMs: 3_600_000 },
+    );
+    expect(order('worker pool size')[0]).toBe(earlier);
+    expect(order('worker pool size now')[0]).toBe(later);
+    for (const limit of ['1', '2', '50']) expect(recallIds(home, ['--limit', limit, '--', 'worker', 'pool', 'size', 'now'])[0], limit).toBe(later);
+  });
 });
 
 describe('a question in the first person (ctxl recall)', () => {
@@ -208,5 +229,6 @@ describe('a question in the first person (ctxl recall)', () => {
     });
     expect(order('where does the sister teach piano')[0]).toBe(restated);
     expect(order('where does my sister teach piano')[0]).toBe(said);
+    expect(order("where I'm told the sister teaches piano")[0]).toBe(said);
   });
 });

@@ -27,3 +27,11 @@ export function recallSandbox(
     return (JSON.parse(r.stdout) as { results: Array<{ sourceUuids: string[] }> }).results.map((x) => x.sourceUuids[0]);
   };
 }
+
+/** The first source uuid of each result of `ctxl recall --json <args>` in a sandbox recallSandbox built under `home`. */
+export function recallIds(home: string, args: readonly string[]): Array<string | undefined> {
+  const project = join(home, 'project');
+  const r = runCli(['recall', '--json', ...args], baseEnv(home, { CTXL_HOME: join(home, 'data') }), project);
+  expect(r.status).toBe(0);
+  return (JSON.parse(r.stdout) as { results: Array<{ sourceUuids: string[] }> }).results.map((x) => x.sourceUuids[0]);
+}
