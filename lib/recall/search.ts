@@ -135,24 +135,9 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   const spans = when.spans;
   // A question of a date and words that only frame it ("what happened on February 14th"): the span
   // is all it asks (its date words would find "the february invoice" of another day).
-  // (What is left of a contraction, "what's happened", frames too.)
-  const dateOnly = spans.length > 0 && tokenize(when.rest).every((t) => FRAMING_WORDS.has(t) || /^(?:s|d|t|m|ve|ll|re)$/.test(t));
+  const dateOnly = spans.length > 0 && tokenize(when.rest).every(framesOnly);
   if (dateOnly) {
-    // A date only: what the user said then first (the day's requests say what it was about), then
-    // the rest, newest first.
-    candidates = [];
-    view.segments.forEach((s, i) => {
-      const mask = masks[i];
-      const time = s.reader.time();
-      const kinds = s.reader.kindPhase();
-      const user = s.reader.footer.kinds.indexOf('user');
-      for (let d = 0; d < s.reader.docs; d++) {
-        if ((mask !== undefined && mask[d] !== 1) || !within(spans, time[d] as number)) continue;
-        candidates.push({ segment: i, doc: d, score: kindOrdinal(kinds[d] as number) === user ? 2 : 1, time: time[d] as number });
-      }
-    });
-    candidates.sort((a, b) => b.score - a.score || b.time - a.time);
-    candidates = candidates.slice(0, want);
+    candidates = spanCandidates(view, spans, masks, want);
   } else if (terms.length === 0) {
     // Filters only: newest first.
     candidates = top(
@@ -189,32 +174,17 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
   const out: RecallResult[] = [];
-  const latest = terms.length > 0 && asksForLatest(text);
-  // A question about the user ("where does my sister teach"): what they said in their own words
-  // counts FIRST_PERSON_BOOST times beside the assistant's restatement of it.
-  const firstPerson = terms.length > 0 && /(?<![\w'-])(?:i|my|me|mine|myself)(?=$|[^\w'-]|'(?:m|ve|d|ll)\b)/i.test(text);
-  if (query.phrases.length > 0 || spans.length > 0 || latest || firstPerson) {
-    // Phrases reorder the leading candidates by whether their text really holds the phrase; a span
-    // of time, by whether their text names a date in it ("surgery is on September 23", said on
-    // the 8th, answers "in late September"), read against the chunk's own time ("yesterday").
-    const head = candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) }));
-    for (const { c, chunk } of head) {
-      if (chunk === undefined) continue;
-      if (query.phrases.some((p) => chunk.text.toLowerCase().includes(p.toLowerCase()))) c.score *= PHRASE_BOOST;
-      if (spans.length > 0 && !within(spans, c.time) && namesDateIn(chunk.text, c.time, spans)) c.score *= SPAN_BOOST;
-      if (firstPerson && chunk.type === 'user') c.score *= FIRST_PERSON_BOOST;
-    }
-    // A question about how things stand now: among the leading candidates that match it well (at
-    // least LATEST_FLOOR of the best score: the sayings of the fact, not weak matches), the newest
-    // counts 1 + LATEST_BOOST times, the oldest once, the rest in between by their order in time.
-    if (latest) {
-      const best = Math.max(0, ...head.map((h) => h.c.score));
-      const byTime = head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);
-      byTime.forEach(({ c }, i) => {
-        c.score *= 1 + (LATEST_BOOST * i) / Math.max(1, byTime.length - 1);
-      });
-    }
-    head.sort((a, b) => b.c.score - a.c.score || b.c.time - a.c.time);
+  const asks: HeadAsks = {
+    phrases: query.phrases,
+    spans,
+    latest: terms.length > 0 && asksForLatest(text),
+    firstPerson: terms.length > 0 && FIRST_PERSON.test(text),
+  };
+  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.firstPerson) {
+    const head = rerank(
+      candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) })),
+      asks,
+    );
     for (const { c, chunk } of head) {
       if (out.length >= scope.limit) break;
       if (chunk !== undefined) out.push(toResult(chunk, c.score, needles));
@@ -296,25 +266,81 @@ function feedbackTerms(view: IndexView, leading: readonly Candidate[], chunkAt: 
 // A question that says when ("on February 14th", "in the first week of March", "yesterday"): what
 // was said then counts SPAN_BOOST times, and when the span holds few chunks (a day or two of a
 // session), those that match no word of the question join at SPAN_FLOOR of the best score (above
-// weak matches, below strong ones); when no word matched at all, they join at score 1. A question of
-// a date alone lists the span's chunks: the user's first, newest first (rank). Such a question's words often miss its answer ("where did I eat on the
-// 14th" of "dinner at Gogi House") where its date does not. A span soft-filters; `since:` filters.
+// weak matches, below strong ones); when no word matched at all, they join at score 1. Such a
+// question's words often miss its answer ("where did I eat on the 14th" of "dinner at Gogi House")
+// where its date does not. A span prefers; `since:` filters. A question of a date alone lists the
+// span's chunks (spanCandidates).
 const SPAN_BOOST = 1.5;
+const SPAN_FLOOR = 0.3;
+/** Chunks in a span beyond which none joins without a word of the question (a month of work is no hint). */
+const SPAN_FILL_MAX = 40;
 /** Words that only frame a question about a time ("what happened", "what did we work on"). */
 const FRAMING_WORDS = new Set(
   tokenize(
     'happen happened happening talk talked discuss discussed say said work worked working change changed ask asked go went thing things anything something stuff get got make made doing done new',
   ),
 );
-const SPAN_FLOOR = 0.3;
-/** Chunks in a span beyond which none joins without a word of the question (a month of work is no hint). */
-const SPAN_FILL_MAX = 40;
+/** A term of a question that only frames it: a framing word, or what is left of a contraction ("what's"). */
+const framesOnly = (term: string) => FRAMING_WORDS.has(term) || /^(?:s|d|t|m|ve|ll|re)$/.test(term);
 
-const LATEST_BOOST = 0.3;
-const LATEST_FLOOR = 0.5;
 /** Candidates re-ranked by phrases, dates, "now" and the first person (at least; 3× the limit when more). */
 const RERANK_HEAD = 30;
+/** "now": the newest of the candidates that match well counts 1 + LATEST_BOOST times. */
+const LATEST_BOOST = 0.3;
+/** Share of the best score a candidate needs to count as a saying of the fact asked about. */
+const LATEST_FLOOR = 0.5;
+/** A question about the user ("where does my sister teach"): their own words count this much more. */
 const FIRST_PERSON_BOOST = 1.2;
+const FIRST_PERSON = /(?<![\w'-])(?:i|my|me|mine|myself)(?=$|[^\w'-]|'(?:m|ve|d|ll)\b)/i;
+
+/** What a question asks of the head's re-ranking. */
+interface HeadAsks {
+  phrases: readonly string[];
+  spans: readonly TimeSpan[];
+  latest: boolean;
+  firstPerson: boolean;
+}
+
+/**
+ * Re-rank the leading candidates, sorted anew: phrases by whether a chunk's text really holds
+ * them; a span of time by whether its text names a date in it ("surgery is on September 23", said
+ * on the 8th, answers "in late September"; "yesterday" read against the chunk's own time); the
+ * first person by the user's own words; "now" by age among the candidates that match well (the
+ * sayings of the fact, not the weak matches around them): the newest counts 1 + LATEST_BOOST
+ * times, the oldest once, the rest in between by their order in time.
+ */
+function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[], asks: HeadAsks): T[] {
+  for (const { c, chunk } of head) {
+    if (chunk === undefined) continue;
+    if (asks.phrases.some((p) => chunk.text.toLowerCase().includes(p.toLowerCase()))) c.score *= PHRASE_BOOST;
+    if (asks.spans.length > 0 && !within(asks.spans, c.time) && namesDateIn(chunk.text, c.time, asks.spans)) c.score *= SPAN_BOOST;
+    if (asks.firstPerson && chunk.type === 'user') c.score *= FIRST_PERSON_BOOST;
+  }
+  if (asks.latest) {
+    const best = Math.max(0, ...head.map((h) => h.c.score));
+    const byTime = head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);
+    byTime.forEach(({ c }, i) => {
+      c.score *= 1 + (LATEST_BOOST * i) / Math.max(1, byTime.length - 1);
+    });
+  }
+  return head.sort((a, b) => b.c.score - a.c.score || b.c.time - a.c.time);
+}
+
+/** A question of a date alone: the span's chunks, what the user said first (a day's requests say what it was about), then newest first. */
+function spanCandidates(view: IndexView, spans: readonly TimeSpan[], masks: ReadonlyArray<Uint8Array | undefined>, want: number): Candidate[] {
+  const out: Candidate[] = [];
+  view.segments.forEach((s, i) => {
+    const mask = masks[i];
+    const time = s.reader.time();
+    const kinds = s.reader.kindPhase();
+    const user = s.reader.footer.kinds.indexOf('user');
+    for (let d = 0; d < s.reader.docs; d++) {
+      if ((mask !== undefined && mask[d] !== 1) || !within(spans, time[d] as number)) continue;
+      out.push({ segment: i, doc: d, score: kindOrdinal(kinds[d] as number) === user ? 2 : 1, time: time[d] as number });
+    }
+  });
+  return out.sort((a, b) => b.score - a.score || b.time - a.time).slice(0, want);
+}
 
 /** Characters of a chunk read for the dates it names. */
 const MENTION_CHARS = 4_000;
