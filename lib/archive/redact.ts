@@ -88,12 +88,13 @@ const NAMED_RULES = RULES.filter((r) => r.named === true);
 
 // Every rule's hints, looked for in one pass: a lookahead at each position, longest first (38
 // \`includes\` calls, most of them scanning a whole text for a hint it lacks, took twice as long).
-const HINTS = [...new Set(RULES.flatMap((r) => r.hints ?? []))].sort((a, b) => b.length - a.length);
+export const HINTS = [...new Set(RULES.flatMap((r) => r.hints ?? []))].sort((a, b) => b.length - a.length);
 const HINT_SCAN = new RegExp(`(?=(${HINTS.map((h) => h.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')}))`, 'g');
 /** The hints each hint starts with: where both start, the scan reports only the longer. */
 const HINT_PREFIXES = new Map(HINTS.map((h) => [h, HINTS.filter((o) => o !== h && h.startsWith(o))]));
 
-function hintsIn(text: string): Set<string> {
+/** The hints a text holds (exported for its test: it must find what `includes` finds). */
+export function hintsIn(text: string): Set<string> {
   const found = new Set<string>();
   HINT_SCAN.lastIndex = 0;
   for (let m = HINT_SCAN.exec(text); m !== null; m = HINT_SCAN.exec(text)) {

@@ -5,7 +5,7 @@
 // The secrets are fake and assembled at run time from pieces, so that no complete token sits in the
 // source (secret scanners on the repository would flag it otherwise).
 import { describe, expect, it } from 'vitest';
-import { redact, redactText, stripPrivate } from '../../lib/archive/redact.ts';
+import { HINTS, hintsIn, redact, redactText, stripPrivate } from '../../lib/archive/redact.ts';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const ALNUM = `${UPPER}abcdefghijklmnopqrstuvwxyz0123456789`;
@@ -581,5 +581,26 @@ describe('redact: the named-secret rules, line by line', () => {
   it('leaves a line that only names a secret (no value) and every other line untouched', () => {
     const text = 'const tokenizer = new Tokenizer();\nwe rotate the secret weekly\nconst secret = process.env.SECRET;\nnothing here';
     expect(redactText(text)).toBe(text);
+  });
+});
+
+describe('redact: the one-pass hint scan a warm process uses', () => {
+  it('finds exactly the hints includes() finds: in the corpus, at the ends, overlapping, and in random mixes of hints', () => {
+    const texts = [...POSITIVES.map((p) => p.text), ...NEGATIVES.map(([, t]) => t), '', 'sk-ant-', 'xsk-', 'mysqlogin', '://http', '_password_auth'];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (let n = 0; n < 3_000; n++) {
+      let text = '';
+      for (let i = 0; i < 6; i++) {
+        const hint = HINTS[Math.floor(random() * HINTS.length)] as string;
+        text += random() < 0.3 ? hint.slice(0, Math.max(1, Math.floor(random() * hint.length))) : hint;
+        if (random() < 0.5) text += ' x'.slice(0, Math.floor(random() * 3));
+      }
+      texts.push(text);
+    }
+    for (const text of texts) expect([...hintsIn(text)].sort(), JSON.stringify(text)).toEqual(HINTS.filter((h) => text.includes(h)).sort());
   });
 });
