@@ -60,14 +60,14 @@ export async function recallCommand(
     cli.out(await recallMarkdown(raw, env));
     return;
   }
-  const { query, results, hint } = await recallQuery(raw, env, options.limit);
+  const { query, results, hint, when } = await recallQuery(raw, env, options.limit);
   if (options.json) {
     // The contract's shape stays `{query, results}`; a hint goes to stderr as one line.
     if (hint !== undefined) cli.err(`ctxl: ${hint}\n`);
     cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, subagent: _subagent, ...r }) => r) }));
     return;
   }
-  cli.out(hint ?? renderResults(query, results, { showCommand: 'ctxl show' }));
+  cli.out(hint ?? renderResults(query, results, { showCommand: 'ctxl show', ...(when === undefined ? {} : { when }) }));
 }
 
 export function showCommand(cli: CliEnv, ref: string): boolean {

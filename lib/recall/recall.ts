@@ -15,6 +15,7 @@ import { hasFilters, isEmpty, parseQuery, searchText } from './query.ts';
 import { renderResults } from './render.ts';
 import { type RecallResult, refreshForSearch, search } from './search.ts';
 import { decisionsMarkdown, phaseLedgersMarkdown, timelineMarkdown } from './views.ts';
+import { describeSpans, readTime } from './when.ts';
 
 export interface RecallEnv {
   store: Store;
@@ -33,7 +34,11 @@ export interface RecallEnv {
   sessionStats?: () => string[];
 }
 
-export async function recallQuery(raw: string, env: RecallEnv, limit: number): Promise<{ query: string; results: RecallResult[]; hint?: string }> {
+export async function recallQuery(
+  raw: string,
+  env: RecallEnv,
+  limit: number,
+): Promise<{ query: string; results: RecallResult[]; hint?: string; when?: string }> {
   const query = parseQuery(raw, env.now);
   if (query.problems !== undefined) return { query: raw, results: [], hint: `${query.problems.join('; ')}.` };
   if (isEmpty(query))
@@ -49,7 +54,10 @@ export async function recallQuery(raw: string, env: RecallEnv, limit: number): P
     limit,
     ...(env.deadline === undefined ? {} : { deadline: env.deadline }),
   });
-  return { query: raw, results };
+  // The time the question names, said when nothing matched ("what happened yesterday" on a day
+  // with no chunk): the user sees how the date was read.
+  const when = results.length === 0 ? describeSpans(readTime(searchText(query), env.now).spans, env.now) : undefined;
+  return { query: raw, results, ...(when === undefined ? {} : { when }) };
 }
 
 /** Whether `raw` asks for a view, not a search: `show <ref>`, or `stats`, `timeline`, `decisions` alone. */
@@ -76,9 +84,13 @@ export async function recallMarkdown(raw: string, env: RecallEnv): Promise<strin
     const ledgers = phaseLedgersMarkdown(view, onlyPhase);
     if (ledgers !== undefined) return ledgers;
   }
-  const { query, results, hint } = await recallQuery(trimmed, env, 10);
+  const { query, results, hint, when } = await recallQuery(trimmed, env, 10);
   if (hint !== undefined) return hint;
-  return renderResults(query, results, { showCommand: env.showCommand, ...(env.budgetTokens === undefined ? {} : { budgetTokens: env.budgetTokens }) });
+  return renderResults(query, results, {
+    showCommand: env.showCommand,
+    ...(env.budgetTokens === undefined ? {} : { budgetTokens: env.budgetTokens }),
+    ...(when === undefined ? {} : { when }),
+  });
 }
 
 export function findChunk(store: Store, ref: string): Chunk | undefined {

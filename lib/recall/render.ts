@@ -5,9 +5,16 @@ import type { RecallResult } from './search.ts';
 export const DEFAULT_BUDGET_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
 
-export function renderResults(query: string, results: readonly RecallResult[], options: { budgetTokens?: number; showCommand: string }): string {
+export function renderResults(
+  query: string,
+  results: readonly RecallResult[],
+  options: { budgetTokens?: number; showCommand: string /** The time the query names, read as. */; when?: string },
+): string {
   const budget = (options.budgetTokens ?? DEFAULT_BUDGET_TOKENS) * CHARS_PER_TOKEN;
-  if (results.length === 0) return `No archived context matches \`${echo(query)}\`. Try other words, fewer filters, or \`--all-projects\`.`;
+  if (results.length === 0) {
+    const from = options.when === undefined ? '' : ` from ${options.when}`;
+    return `No archived context${from} matches \`${echo(query)}\`. Try other words, fewer filters, or \`--all-projects\`.`;
+  }
   const lines = [`Recall for \`${echo(query)}\`: ${results.length} hit${results.length === 1 ? '' : 's'}, best first.`, ''];
   let used = lines.join('\n').length;
   let shown = 0;

@@ -267,6 +267,24 @@ export function asksForLatest(text: string): boolean {
 // Not in code: `Date.now()`, `current.ts`, `lodash@latest`, `state.current`.
 const LATEST = /(?<![\w.$@-])(?:now|nowadays|currently|current|these days|at the moment|at present|any ?more|lately|latest|most recent|still)(?![\w(-]|\.\w)/;
 
+/**
+ * The spans in words, for a message: `2026-11-29`, `2026-03-01 to 2026-11-30`; of a date without
+ * a year, its latest past occurrence, "or earlier years". Undefined when there are none.
+ */
+export function describeSpans(spans: readonly TimeSpan[], now: Date): string | undefined {
+  if (spans.length === 0) return undefined;
+  const past = spans.filter((s) => s.start <= now.getTime());
+  const span = past.at(-1) ?? (spans[0] as TimeSpan);
+  const first = localDate(span.start);
+  const last = localDate(span.end - 1);
+  return `${first === last ? first : `${first} to ${last}`}${spans.length > 1 ? ' (or the same days of earlier years)' : ''}`;
+}
+
+function localDate(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
 /** Whether `t` (epoch ms) lies in one of the spans. */
 export function within(spans: readonly TimeSpan[], t: number): boolean {
   for (const s of spans) if (t >= s.start && t < s.end) return true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForLatest, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
-import { recallIds, recallSandbox } from './helpers/recall-sandbox.ts';
+import { asksForLatest, describeSpans, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
+import { recallIds, recallSandbox, recallText } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-when-');
@@ -116,6 +116,13 @@ describe('timeSpans', () => {
     expect(spans('until February 14th')).toEqual([]);
   });
 
+  it('says in words how it read a date', () => {
+    expect(describeSpans(spans('yesterday'), now)).toBe('2026-11-29');
+    expect(describeSpans(spans('in the first week of March 2025'), now)).toBe('2025-03-01 to 2025-03-07');
+    expect(describeSpans(spans('on February 14th'), now)).toBe('2026-02-14 (or the same days of earlier years)');
+    expect(describeSpans(spans('why does the retry loop time out'), now)).toBeUndefined();
+  });
+
   it('names nothing for a question without a date, and merges overlapping spans', () => {
     for (const q of ['why does the retry loop time out', 'bump to 2.7.3', 'the 14th test', 'port 5173', 'timeout 30s']) expect(spans(q), q).toEqual([]);
     expect(inYear('early March, around March 5th', 2025)).toEqual([day(2025, 2, 1, 10)]);
@@ -129,8 +136,9 @@ describe('ranking with a date in the question (ctxl recall)', () => {
   it('favours what was said on the day the question names, and brings in that day when its words miss', () => {
     const ids: Record<string, string> = {};
     // One line a day from 10 February 2025 (noon UTC).
+    const home = tempDir();
     const order = recallSandbox(
-      tempDir(),
+      home,
       'ffff7777-0000-4000-8000-000000000007',
       (t) => {
         ids.feb10 = t.user('the staging deploy failed again, the health check timed out; the february invoice run is next');
@@ -153,6 +161,8 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     expect(order('what did we talk about on February 13th or February 14th')).toEqual([ids.feb14, expect.any(String)]);
     // The user's words of the span first: the 14th's request before the 15th's answer.
     expect(order('what happened on February 14th or February 15th')[0]).toBe(ids.feb14);
+    // Nothing said that day: the answer says how the date was read.
+    expect(recallText(home, ['--', 'what happened on February 20th 2025'])).toMatch(/^No archived context from 2025-02-20 matches/);
     // What is left of a contraction frames the question too.
     expect(order("what's happened on February 14th")).toEqual([ids.feb14]);
   });

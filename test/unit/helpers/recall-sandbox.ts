@@ -35,3 +35,10 @@ export function recallIds(home: string, args: readonly string[]): Array<string |
   expect(r.status).toBe(0);
   return (JSON.parse(r.stdout) as { results: Array<{ sourceUuids: string[] }> }).results.map((x) => x.sourceUuids[0]);
 }
+
+/** What `ctxl recall <args>` prints (Markdown) in a sandbox recallSandbox built under `home`. */
+export function recallText(home: string, args: readonly string[]): string {
+  const r = runCli(['recall', ...args], baseEnv(home, { CTXL_HOME: join(home, 'data') }), join(home, 'project'));
+  expect(r.status).toBe(0);
+  return r.stdout;
+}
