@@ -5,11 +5,14 @@ import type { RecallResult } from './search.ts';
 export const DEFAULT_BUDGET_TOKENS = 2_000;
 const CHARS_PER_TOKEN = 4;
 
-export function renderResults(
-  query: string,
-  results: readonly RecallResult[],
-  options: { budgetTokens?: number; showCommand: string /** The time the query names, read as. */; when?: string },
-): string {
+export interface RenderOptions {
+  budgetTokens?: number;
+  showCommand: string;
+  /** The time the query names, in words (describeSpans), for the answer when nothing matched. */
+  when?: string;
+}
+
+export function renderResults(query: string, results: readonly RecallResult[], options: RenderOptions): string {
   const budget = (options.budgetTokens ?? DEFAULT_BUDGET_TOKENS) * CHARS_PER_TOKEN;
   if (results.length === 0) {
     const from = options.when === undefined ? '' : ` from ${options.when}`;
