@@ -268,17 +268,23 @@ export function asksForLatest(text: string): boolean {
 const LATEST = /(?<![\w.$@-])(?:now|nowadays|currently|current|these days|at the moment|at present|any ?more|lately|latest|most recent|still)(?![\w(-]|\.\w)/;
 
 /**
- * The spans in words, for a message: `2026-11-29`, `2026-03-01 to 2026-11-30`; of a date without
- * a year, its latest past occurrence, "or earlier years". Undefined when there are none.
+ * The spans in words, for a message: `2026-11-29`, `2026-03-01 to 2026-11-30`, `2026-11-29 or
+ * 2026-11-24`; the latest three that have begun (a date without a year or a day of the month stands
+ * for several), then how many more. Undefined when there are none.
  */
 export function describeSpans(spans: readonly TimeSpan[], now: Date): string | undefined {
   if (spans.length === 0) return undefined;
-  const past = spans.filter((s) => s.start <= now.getTime());
-  const span = past.at(-1) ?? (spans[0] as TimeSpan);
-  const first = localDate(span.start);
-  const last = localDate(span.end - 1);
-  return `${first === last ? first : `${first} to ${last}`}${spans.length > 1 ? ' (or the same days of earlier years)' : ''}`;
+  const begun = spans.filter((s) => s.start <= now.getTime()).sort((a, b) => b.start - a.start);
+  const listed = begun.length > 0 ? begun : [...spans].sort((a, b) => a.start - b.start);
+  const words = listed.slice(0, SPANS_SAID).map((span) => {
+    const first = localDate(span.start);
+    const last = localDate(span.end - 1);
+    return first === last ? first : `${first} to ${last}`;
+  });
+  const more = listed.length - words.length;
+  return `${words.join(' or ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
+const SPANS_SAID = 3;
 
 function localDate(ms: number): string {
   const d = new Date(ms);

@@ -1,6 +1,7 @@
-// lib/archive/redact.ts: a corpus of true secrets that must be removed with the right
-// `[REDACTED:<kind>]` marker, and of look-alikes (hashes, ids, ordinary code and prose) that must
-// survive unchanged. A failure here is a precision or recall bug in the redactor, not in the corpus.
+// lib/archive/redact.ts with the rules of lib/archive/secret-rules.ts: a corpus of true secrets that
+// must be removed with the right `[REDACTED:<kind>]` marker, and of look-alikes (hashes, ids,
+// ordinary code and prose) that must survive unchanged. A failure here is a precision or recall bug
+// in the redactor, not in the corpus.
 //
 // The secrets are fake and assembled at run time from pieces, so that no complete token sits in the
 // source (secret scanners on the repository would flag it otherwise).
@@ -584,7 +585,7 @@ describe('redact: the named-secret rules, line by line', () => {
   });
 });
 
-describe('redact: the one-pass hint scan a warm process uses', () => {
+describe('redact: the one-pass hint scan', () => {
   it('finds exactly the hints includes() finds: in the corpus, at the ends, overlapping, and in random mixes of hints', () => {
     const texts = [...POSITIVES.map((p) => p.text), ...NEGATIVES.map(([, t]) => t), '', 'sk-ant-', 'xsk-', 'mysqlogin', '://http', '_password_auth'];
     let seed = 7;

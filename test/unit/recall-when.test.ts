@@ -119,7 +119,10 @@ describe('timeSpans', () => {
   it('says in words how it read a date', () => {
     expect(describeSpans(spans('yesterday'), now)).toBe('2026-11-29');
     expect(describeSpans(spans('in the first week of March 2025'), now)).toBe('2025-03-01 to 2025-03-07');
-    expect(describeSpans(spans('on February 14th'), now)).toBe('2026-02-14 (or the same days of earlier years)');
+    expect(describeSpans(spans('on February 14th'), now)).toBe('2026-02-14 or 2025-02-14 or 2024-02-14 (and 8 more)');
+    expect(describeSpans(spans('on the 14th'), now)).toBe('2026-11-14 or 2026-10-14 or 2026-09-14 (and 9 more)');
+    expect(describeSpans(spans('yesterday or last Tuesday'), now)).toBe('2026-11-29 or 2026-11-24');
+    expect(describeSpans(spans('on February 14th 2025 or March 3rd 2025'), now)).toBe('2025-03-03 or 2025-02-14');
     expect(describeSpans(spans('why does the retry loop time out'), now)).toBeUndefined();
   });
 
