@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { asksForLatest, describeSpans, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
 import { recallIds, recallSandbox, recallText } from './helpers/recall-sandbox.ts';
@@ -228,6 +230,13 @@ describe('a question about how things stand now', () => {
     expect(order('worker pool size')[0]).toBe(earlier);
     expect(order('worker pool size now')[0]).toBe(later);
     for (const limit of ['1', '2', '50']) expect(recallIds(home, ['--limit', limit, '--', 'worker', 'pool', 'size', 'now'])[0], limit).toBe(later);
+    // Chunk files gone from the re-ranked head: the candidates after it fill in, as without "now".
+    const refs = (
+      JSON.parse(recallText(home, ['--json', '--limit', '40', '--', 'worker', 'pool', 'size'])) as { results: Array<{ ref: string; sessionId: string }> }
+    ).results;
+    for (const r of refs.slice(0, 30)) rmSync(join(home, 'data', 'sessions', r.sessionId, 'archived', `${r.ref}.md`));
+    expect(recallIds(home, ['--limit', '1', '--', 'worker', 'pool', 'size'])).toHaveLength(1);
+    expect(recallIds(home, ['--limit', '1', '--', 'worker', 'pool', 'size', 'now'])).toHaveLength(1);
   });
 });
 
