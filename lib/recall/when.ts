@@ -40,6 +40,9 @@ const NUMBER_WORDS: Record<string, number> = {
   couple: 2,
   few: 3,
 };
+/** A count in digits or words, as group 1 ("3", "three", "a couple"). */
+const COUNT = `(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})`;
+const countOf = (word: string) => (/^\d/.test(word) ? Number(word) : (NUMBER_WORDS[word] as number));
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 /** Parts of a month: the first and last day each phrase stands for (the last is capped at the month's end). */
@@ -125,19 +128,15 @@ export function readTime(text: string, now: Date): TimeReading {
 
   // "the first week of March", "mid-April", "late September 2025", "in late May"
   const weeks = Object.keys(WEEKS).join('|');
-  read(`${WORD_START}(?:the\\s+)?(${weeks})[\\s-]+week[\\s-]+(?:of\\s+|in\\s+)?${MONTH}${YEAR}${WORD_END}`, (m) => {
-    const [from, to] = WEEKS[m[1] as string] as [number, number];
-    const month = monthOf(m[2] as string);
-    return years(m[3]).map((y) => daySpan(y, month, from, Math.min(to, daysIn(y, month)) - from + 1));
-  });
+  read(`${WORD_START}(?:the\\s+)?(${weeks})[\\s-]+week[\\s-]+(?:of\\s+|in\\s+)?${MONTH}${YEAR}${WORD_END}`, (m) =>
+    monthPart(years(m[3]), monthOf(m[2] as string), WEEKS[m[1] as string] as [number, number]),
+  );
   const parts = Object.keys(PARTS)
     .sort((a, b) => b.length - a.length)
     .join('|');
   read(`${WORD_START}(?:the\\s+)?(${parts})[\\s-]+${MONTH}${YEAR}${WORD_END}`, (m) => {
     if (!isMonth(m, 2, { prep: (m[1] as string).endsWith(' of') || prepBefore(m), year: m[3] !== undefined, march: true })) return [];
-    const [from, to] = PARTS[m[1] as string] as [number, number];
-    const month = monthOf(m[2] as string);
-    return years(m[3]).map((y) => daySpan(y, month, from, Math.min(to, daysIn(y, month)) - from + 1));
+    return monthPart(years(m[3]), monthOf(m[2] as string), PARTS[m[1] as string] as [number, number]);
   });
   // "February 14th", "Feb. 14, 2025", "on May 3", "March 3-5", "march 14"
   read(`${WORD_START}${MONTH}\\s+${DAY}(?:\\s*(?:-|to|until|through)\\s*(\\d{1,2})(?:st|nd|rd|th)?)?${YEAR}${WORD_END}`, (m) => {
@@ -202,16 +201,16 @@ export function readTime(text: string, now: Date): TimeReading {
   read(`${from}(?:the\\s+)?day\\s+before\\s+yesterday${to}`, () => [day(2)]);
   read(`${from}(?:yesterday|last\\s+night)${to}`, () => [day(1)]);
   read(`${from}(?:today|this\\s+(?:morning|afternoon|evening))${to}`, () => [day(0)]);
-  read(`${from}(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`, (m) => {
-    const n = /^\d/.test(m[1] as string) ? Number(m[1]) : (NUMBER_WORDS[m[1] as string] as number);
+  read(`${from}${COUNT}\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`, (m) => {
+    const n = countOf(m[1] as string);
     // "three days ago" is rarely exact: the day before and after count too; a week or month ago, a week around it.
     if (m[2] === 'day') return [day(n + 1, 3)];
     const back = m[2] === 'week' ? 7 * n : 30 * n;
     return [day(back + 3, 7)];
   });
   // "the past few days", "in the last two weeks", "over the past 3 days": up to today.
-  read(`${from}(?:past|last)\\s+(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})\\s+(day|week|month)s${to}`, (m) => {
-    const n = /^\d/.test(m[1] as string) ? Number(m[1]) : (NUMBER_WORDS[m[1] as string] as number);
+  read(`${from}(?:past|last)\\s+${COUNT}\\s+(day|week|month)s${to}`, (m) => {
+    const n = countOf(m[1] as string);
     const days = n * (m[2] === 'day' ? 1 : m[2] === 'week' ? 7 : 30);
     return [day(days, days + 1)];
   });
@@ -325,6 +324,11 @@ function each(text: string, source: string, found: Found, spansOf: (m: RegExpExe
 
 function monthOf(name: string): number {
   return MONTHS.indexOf(name.slice(0, 3));
+}
+
+/** Days `from`–`to` of a month (a part or a week of it), in each year, cut at the month's end. */
+function monthPart(years: readonly number[], month: number, [from, to]: [number, number]): TimeSpan[] {
+  return years.map((y) => daySpan(y, month, from, Math.min(to, daysIn(y, month)) - from + 1));
 }
 
 function dayOfMonth(years: readonly number[], month: number, date: number): TimeSpan[] {
