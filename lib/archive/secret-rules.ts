@@ -5,7 +5,7 @@
 // quotes, a query string, a URL's password, an Authorization header, a command line's password
 // option (mysql -p, curl -u, --password …), a value piped to a command that reads a password from
 // stdin, a config file's own key (.npmrc, .netrc, .pgpass, docker's auth, XML elements, PHP's
-// define), a setter called with a random-looking literal, a value said in prose, or a bare word that
+// define), a name/value pair (Kubernetes' env, ECS), a setter called with a random-looking literal, a value said in prose, or a bare word that
 // looks random (not a call, a member access or a type). Every quantifier is bounded, so no input
 // makes a rule quadratic; rules that cannot match a text are skipped by a literal (`hints`) or one
 // shared pattern (`gate`).
@@ -36,6 +36,9 @@ const NAME =
 // tries up to 40 characters at every position.
 // (Also "api key" and "access key" as prose writes them, for the rules of secrets named in prose.)
 export const NAME_WORD = /password|passwd|passphrase|secret|token|api[ _-]?key|apikey|access[ _-]?key|private[_-]?key|auth[_-]?key|credential/i;
+
+// An assignment's operator: `:` or `=` (YAML, JSON, code, .env), also Go's and Makefile's `:=` and `?=`.
+const ASSIGN = '(?::=|\\?=|[:=])';
 
 // What a tool puts before a file's line: Read's line number ("    12→", or cat -n's "    12\t"),
 // Grep's "path:12:" or "path:" (and "path-12-" for a context line), so an .env file read or
@@ -360,10 +363,23 @@ export const RULES: readonly Rule[] = [
   // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
   {
     kind: 'secret',
-    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'),
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}${ASSIGN}[ \\t]{0,5}(["']))([^"'\\n]{4,500})(\\2)`, 'gim'),
     group: 3,
     accept: isLiteral,
     named: true,
+  },
+  // A name/value pair whose name is a secret's: Kubernetes' and Compose's `- name: DB_PASSWORD` with
+  // `value: …` on the next line, ECS's and Terraform's `{"name": "API_KEY", "value": "…"}`. Not a
+  // named rule: the value is on another line than the name. Not `valueFrom:`, not a name in prose.
+  {
+    kind: 'secret',
+    pattern: new RegExp(
+      `((?<![A-Za-z0-9_-])["']?(?:name|key)["']?[ \\t]{0,3}[:=][ \\t]{0,3}(["']?)${NAME}\\2[ \\t]{0,3}(?:,[ \\t]{0,3}|\\r?\\n[ \\t]{0,40}(?:-[ \\t]{1,3})?)["']?value["']?[ \\t]{0,3}[:=][ \\t]{0,3}(["']?))([^"'\\s][^"'\\n]{0,499}?)(\\3)(?=[ \\t]{0,20}(?:[,}\\]#]|\\r?$))`,
+      'gim',
+    ),
+    group: 4,
+    accept: (v) => commandValue(v.trimEnd()) && !/^\d+$/.test(v),
+    gate: /(?:name|key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?[\w.-]{0,40}?(?:pass|secret|token|key|credential)/i,
   },
   // An XML element named for a secret (Maven's settings.xml, Tomcat, .NET configs, WS-Security):
   // <password>…</password> takes any literal, <token> or <secret> a random-looking one (JSX's
@@ -390,7 +406,7 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'secret',
     pattern: new RegExp(
-      `(\\b(?:define|setenv|putenv|ini_set|setProperty|setItem|set|put)[ \\t]{0,3}\\([ \\t]{0,3}["']${NAME}["'][ \\t]{0,3},[ \\t]{0,20}(["']))([^"'\\n]{4,500})(\\2)`,
+      `(\\b(?:define|setenv|putenv|SetEnvironmentVariable|ini_set|setProperty|setItem|set|put)[ \\t]{0,3}\\([ \\t]{0,3}["']${NAME}["'][ \\t]{0,3},[ \\t]{0,20}(["']))([^"'\\n]{4,500})(\\2)`,
       'gi',
     ),
     group: 3,
@@ -490,10 +506,28 @@ export const RULES: readonly Rule[] = [
     // Not `named`: ODBC says `Pwd=`, which is no NAME.
     gate: /(?:password|pwd)=/i,
   },
+  // A password said unquoted at a line's end (`password: hunter2` in YAML, `db_password = s3cr3t!`):
+  // shorter than the rule below takes, so it must hold a digit or a symbol (not a word of prose:
+  // "password: changed"), and not be a variable, a member or a type.
+  {
+    kind: 'secret',
+    pattern: new RegExp(
+      `((?:^|[^A-Za-z0-9_])["']?[A-Za-z0-9_.-]{0,40}?(?:password|passwd|passphrase)["']?[ \\t]{0,5}${ASSIGN}[ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]=]{6,200})(?=[ \\t]{0,20}(?:#[^\\n]{0,300})?\\r?$)`,
+      'gim',
+    ),
+    group: 2,
+    accept: (v) => {
+      const bare = v.replace(/[.!?:]+$/, ''); // what ends a sentence is not what makes it a password
+      // A digit or a symbol, but not only an identifier's `_` (`password = password_ptr`).
+      if (!/[^A-Za-z_]/.test(bare) || /^[A-Za-z_]\w*_\w*$/.test(bare)) return false;
+      return commandValue(bare) && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(bare);
+    },
+    named: true,
+  },
   // name: value / name = value / --name=value, unquoted: only values that look random.
   {
     kind: 'secret',
-    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, 'gim'),
+    pattern: new RegExp(`((?:^|[^A-Za-z0-9_])["']?${NAME}["']?[ \\t]{0,5}${ASSIGN}[ \\t]{0,5})([^\\s"'\`,;(){}<>\\[\\]]{8,500})(?![(\\[])`, 'gim'),
     group: 2,
     accept: looksRandom,
     named: true,

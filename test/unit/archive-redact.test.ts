@@ -342,6 +342,18 @@ const POSITIVES: Positive[] = [
     secrets: ['wpPass2024', 'localPw99', 'k-123456789'],
     kind: 'secret',
   },
+  {
+    name: 'name/value pairs named for a secret: Kubernetes and Compose YAML, ECS JSON, Terraform',
+    text: '        env:\n          - name: DB_PASSWORD\n            value: "Xk9mQ2vL8pR"\n          - key: SECRET_KEY\n            value: abcDEF123456\n{"name": "API_KEY", "value": "a8f3k2m9x7q1w5e6"}\n  { name = "DB_PASSWORD", value = "tfS3cret" }',
+    secrets: ['Xk9mQ2vL8pR', 'abcDEF123456', 'a8f3k2m9x7q1w5e6', 'tfS3cret'],
+    kind: 'secret',
+  },
+  {
+    name: 'a short password at the end of a YAML line, Go and Makefile assignments, SetEnvironmentVariable',
+    text: 'password: hunter2\n  db_password: S3cret!  # prod\napiKey := "k9f8e7d6c5"\nTOKEN ?= Tk0987654321ab\n[System.Environment]::SetEnvironmentVariable("API_KEY", "winKey12345")',
+    secrets: ['hunter2', 'S3cret!', 'k9f8e7d6c5', 'Tk0987654321ab', 'winKey12345'],
+    kind: 'secret',
+  },
 ];
 
 const npmIntegrity = 'sha512-Gx7Ai6T3zT1hpFfL6rKvmLm+Vuc0nHv1Yc4bC3Rz1NmWQq8EJFkLu7q1k3VbD8FyGUb2v0LlYbZkwEGo/fF7aQ==';
@@ -455,6 +467,14 @@ const NEGATIVES: Array<[string, string]> = [
   [
     'colon-separated positions and addresses that look like .pgpass lines',
     'src/app.ts:42:10:error:message\n2001:0db8:85a3:0000:0000:8a2e:0370:7334\n    `postmaster@[IPv6:2001:0db8:85a3:0000:0000:8a2e:0370:7334]`,\nnode:internal/modules:12:3:foo:bar',
+  ],
+  [
+    'name/value pairs whose value is a reference, a type, a number, or whose name is no secret',
+    '- name: API_TOKEN\n  value: $(TOKEN)\n- name: GITHUB_TOKEN\n  value: ${{ secrets.GITHUB_TOKEN }}\n{"name": "token", "value": "string"}\nname: auth-token-ttl\nvalue: 3600\n- name: POSTGRES_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: pg, key: password}\n- name: LOG_LEVEL\n  value: debug',
+  ],
+  [
+    'a password name assigned a variable, a member, a type or a word of prose',
+    '        self.key_password = key_password\n        username, secret_password = user_pass\npassword: process.env.DB_PW\npassword: config.db.password\npassword: Password\nPassword: changed.\n    password: ENC(abc)\nx := compute()',
   ],
   [
     'define() of a call, a comparison with a subscript, a member named s.',
