@@ -130,6 +130,14 @@ const ECHO = `(?:^|[\\s;&|(\`→:])(?:echo|printf)(?:[ \\t]{1,5}-[neE]{1,3}){0,3
 const STDIN_READER =
   '[ \\t]{0,5}\\|[^\\n|;&]{0,200}(?:--password-stdin|\\bsudo[ \\t]{1,5}(?:-[A-Za-z]{1,5}(?:[ \\t]{1,5}[^\\s|;&-]\\S{0,40})?[ \\t]{1,5}){0,3}-[A-Za-z]{0,4}S|--stdin\\b|\\bchpasswd\\b|-passin[ \\t]{1,5}stdin)';
 
+/** A command that reads a password from stdin, as a heredoc feeds it. */
+const HEREDOC_READER =
+  '--password-stdin|\\bvault[ \\t]{1,5}login[ \\t]{1,5}-(?=[ \\t]|$)|\\bsudo[ \\t](?:[^\\n|;&]{0,60}[ \\t])?-[A-Za-z]{0,4}S\\b|\\bchpasswd\\b|--stdin\\b|-passin[ \\t]{1,5}stdin';
+const HEREDOC_GATE =
+  /<<[\s\S]{0,400}?(?:--password-stdin|vault|sudo|chpasswd|--stdin|-passin)|(?:--password-stdin|vault|sudo|chpasswd|--stdin|-passin)[^\n]{0,300}<</;
+/** A heredoc's body that may be a password: not a variable alone (`$DOCKER_PASS`). */
+const heredocValue = (v: string) => !/^\s*["']?\$\{?[A-Za-z_]\w*\}?["']?\s*$/.test(v);
+
 export const RULES: readonly Rule[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g, hints: ['PRIVATE KEY'] },
   { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g, hints: ['sk-ant-'] },
@@ -257,6 +265,29 @@ export const RULES: readonly Rule[] = [
     hints: ['echo', 'printf'],
     gate: /--password-stdin|--stdin|sudo|chpasswd|-passin/,
   },
+  // A heredoc fed to such a command: `docker login --password-stdin <<EOF`, `cat <<'EOF' | vault
+  // login -`, `chpasswd <<END`: its lines up to the closing tag (or a variable alone: not a secret).
+  {
+    kind: 'password',
+    pattern: new RegExp(
+      `(^[^\\n]{0,300}?(?:${HEREDOC_READER})[^\\n]{0,300}?<<-?[ \\t]{0,3}(["']?)([A-Za-z_]\\w{0,20})\\2[^\\n]{0,300}\\n)([^\\n][\\s\\S]{0,1999}?)(?=\\n[ \\t]*\\3[ \\t]*(?:\\r?\\n|$))`,
+      'gm',
+    ),
+    group: 4,
+    accept: heredocValue,
+    gate: HEREDOC_GATE,
+  },
+  {
+    kind: 'password',
+    pattern: new RegExp(
+      `(^[^\\n]{0,300}?<<-?[ \\t]{0,3}(["']?)([A-Za-z_]\\w{0,20})\\2[^\\n]{0,300}?(?:${HEREDOC_READER})[^\\n]{0,300}\\n)([^\\n][\\s\\S]{0,1999}?)(?=\\n[ \\t]*\\3[ \\t]*(?:\\r?\\n|$))`,
+      'gm',
+    ),
+    group: 4,
+    accept: heredocValue,
+    gate: HEREDOC_GATE,
+  },
+  { kind: 'sendgrid-key', pattern: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![\w-])/g, hints: ['SG.'] },
   // gh secret set NAME --body "value" (or -b).
   {
     kind: 'secret',
@@ -329,6 +360,16 @@ export const RULES: readonly Rule[] = [
     group: 2,
     // Not a description: base64-encoded, ES256-signed, sha256-hashed.
     accept: (v) => commandValue(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && !NOT_A_SECRET.test(v) && !/^\w+-[a-z]{3,}$/.test(v),
+    named: true,
+  },
+  // "login with password Qz4Nf8TkW1pRx6Ja", "use token 9f8e7d6c5b4a": a password, token or secret
+  // named in prose, right before a random-looking value with a letter and a digit (not "token
+  // count 4096", "the secret ES256-signed", an identifier like `secret_v2_name`).
+  {
+    kind: 'secret',
+    pattern: /(\b(?:password|passwd|passphrase|token|secret)[ \t]{0,3}:?[ \t]{1,3})([A-Za-z0-9_-]{10,200})(?![\w-])/gi,
+    group: 2,
+    accept: (v) => looksRandom(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && !/^\w+-[a-z]{3,}$/.test(v) && !/^[A-Za-z]+(?:_[A-Za-z0-9]+)+$/.test(v),
     named: true,
   },
   // "use api key 8a7b6c5d4e3f2a1b0c9d": a key named in prose and given right after its name.

@@ -53,6 +53,7 @@ const apiKeyHex = rnd(32, 30, HEX);
 const clientSecret = rnd(40, 31, URLSAFE);
 const opaque = rnd(40, 32);
 const djangoKey = rnd(50, 33);
+const sendgridKey = cat('S', 'G.', rnd(22, 34, URLSAFE), '.', rnd(43, 35, URLSAFE));
 
 interface Positive {
   name: string;
@@ -354,11 +355,28 @@ const POSITIVES: Positive[] = [
     secrets: ['hunter2', 'S3cret!', 'k9f8e7d6c5', 'Tk0987654321ab', 'winKey12345'],
     kind: 'secret',
   },
+  {
+    name: 'a password or token named in prose right before its value',
+    text: 'login with password Qz4Nf8TkW1pRx6Ja please\nDecided: use password Dc7Hq2ZpL9wXy4Rt for the staging db.\nthen pass token 4f9a8b7c6d5e4f3a to the CLI',
+    secrets: ['Qz4Nf8TkW1pRx6Ja', 'Dc7Hq2ZpL9wXy4Rt', '4f9a8b7c6d5e4f3a'],
+    kind: 'secret',
+  },
+  { name: 'a SendGrid key', text: `sendgrid key ${sendgridKey} in prose`, secrets: [sendgridKey], kind: 'sendgrid-key' },
+  {
+    name: 'heredocs fed to a command that reads a password from stdin',
+    text: "docker login -u bob --password-stdin <<EOF\nHdS3cr3tV4lu3Xy9Zq2W\nEOF\ncat <<'EOF' | vault login -\nVaultPw123x\nEOF\nsudo chpasswd <<END\nalice:Pw1234abc\nbob:Xy9876zz\nEND",
+    secrets: ['HdS3cr3tV4lu3Xy9Zq2W', 'VaultPw123x', 'Pw1234abc', 'Xy9876zz'],
+    kind: 'password',
+  },
 ];
 
 const npmIntegrity = 'sha512-Gx7Ai6T3zT1hpFfL6rKvmLm+Vuc0nHv1Yc4bC3Rz1NmWQq8EJFkLu7q1k3VbD8FyGUb2v0LlYbZkwEGo/fF7aQ==';
 
 const NEGATIVES: Array<[string, string]> = [
+  [
+    'a password heredoc holding a variable, a heredoc fed to no password reader, secrets and tokens in prose without a value',
+    'docker login --password-stdin <<EOF\n$DOCKER_PASS\nEOF\ncat <<EOF > config.yml\nname: app\nEOF\ntoken count 4096\nthe secret ES256-signed\nuse token secret_v2_name here\nmax token limit 128000',
+  ],
   ['git SHA', 'commit 3f786850e387550fdab836ed7e6dc881de23001b\nAuthor: Jane <jane@example.com>'],
   ['short SHAs in a log', 'a1b2c3d fix token refresh race\n9e8f7a6 bump version'],
   ['sha256 sum', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  dist/cli.mjs'],
