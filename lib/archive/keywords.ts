@@ -154,7 +154,7 @@ export function stem(term: string): string {
 }
 
 /** Version of what tokenize() produces; the search index is rebuilt when it changes. */
-export const TOKENIZER_VERSION = 2;
+export const TOKENIZER_VERSION = 3;
 
 /**
  * All index terms of a text, in order, with repeats (for term frequency). With `raw`, the unstemmed
@@ -166,7 +166,7 @@ export function tokenize(text: string, raw?: string[]): string[] {
   const list = words(text);
   for (let w = 0; w < list.length; w++) {
     const word = list[w] as string;
-    if (word.length > MAX_WORD) continue; // base64 blobs, minified lines: noise
+    if (!indexable(word)) continue; // base64 blobs, minified lines: noise
     const pairs = wordTerms(word);
     for (let i = 0; i < pairs.length; i += 2) {
       out.push(pairs[i] as string);
@@ -183,6 +183,19 @@ const wordCache = new Map<string, readonly string[]>();
 
 /** Longer words are not indexed (base64 blobs, minified lines). */
 export const MAX_WORD = 120;
+/** A run of CJK text is one "word" up to the next punctuation: a sentence, indexed by its pairs. */
+const MAX_CJK_WORD = 4000;
+
+/** Whether a word is indexed: not a blob, but a CJK sentence may be long. */
+export function indexable(word: string): boolean {
+  return word.length <= MAX_WORD || (word.length <= MAX_CJK_WORD && CJK.test(word));
+}
+
+// Han, kana and Hangul: written without spaces between words (Korean attaches its particles), so a
+// run of them is indexed by its overlapping pairs of characters, the usual unit of CJK search: 数据库
+// gives 数据 and 据库, which a question holding 数据库 anywhere in a sentence finds.
+const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+const CJK_RUN = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+/g;
 
 /** The terms of one word, as [term, raw lower-case form, term, raw, …]. */
 export function wordTerms(word: string): readonly string[] {
@@ -202,6 +215,20 @@ function computeWordTerms(word: string): string[] {
     if (!STOP.has(word)) push(word);
     return out;
   }
+  if (CJK.test(word)) {
+    // Pairs of each CJK run (a lone character alone); the rest of the word as any word.
+    let at = 0;
+    CJK_RUN.lastIndex = 0;
+    for (let m = CJK_RUN.exec(word); m !== null; m = CJK_RUN.exec(word)) {
+      if (m.index > at) out.push(...otherTerms(word.slice(at, m.index)));
+      const run = m[0];
+      if (run.length === 1) push(run, true);
+      for (let i = 0; i + 1 < run.length; i++) push(run.slice(i, i + 2), true);
+      at = m.index + run.length;
+    }
+    if (at < word.length) out.push(...otherTerms(word.slice(at)));
+    return out;
+  }
   const parts = word.includes('/') ? word.split('/').filter((p) => p !== '') : [word];
   // A path contributes its segments (and the base name whole); anything else its whole form.
   for (const part of parts) {
@@ -217,6 +244,12 @@ function computeWordTerms(word: string): string[] {
     }
   }
   return out;
+}
+
+/** The terms of a word's part between CJK runs, without the joiners that tied it to them. */
+function otherTerms(part: string): string[] {
+  const bare = part.replace(/^[.\-/]+|[.\-/]+$/g, '');
+  return bare === '' ? [] : computeWordTerms(bare);
 }
 
 /** Terms for a query: the same tokenizer, without repeats. */

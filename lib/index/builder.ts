@@ -2,7 +2,7 @@
 // Pure (no I/O). The index has three fields, as the search weighs them: the text, the keywords (the
 // identifiers, paths and codes a chunk is about) and the file paths.
 import type { Chunk } from '../archive/chunk-file.ts';
-import { MAX_WORD, words, wordTerms } from '../archive/keywords.ts';
+import { indexable, words, wordTerms } from '../archive/keywords.ts';
 import { bucketize, encodeBucket, encodeSegment, type IndexedDoc, POSTING_WIDTH, type Postings, type PostingsView } from './segment.ts';
 
 export function docOf(chunk: IndexInput, lengths: readonly [number, number, number]): IndexedDoc {
@@ -65,7 +65,7 @@ export class TermCounter {
   private add(text: string, unit: number): number {
     let n = 0;
     for (const word of words(text)) {
-      if (word.length > MAX_WORD) continue;
+      if (!indexable(word)) continue;
       // One lookup per word gives its term ids (a word's terms were looked up once, when first seen).
       let ids = this.wordIds.get(word);
       if (ids === undefined) {

@@ -786,6 +786,19 @@ describe('tokenize', () => {
     expect(terms).toEqual(['function', stem('value')]);
   });
 
+  it('indexes a CJK run by its pairs of characters, and the rest of the word as any word', () => {
+    expect(tokenize('使用数据库连接')).toEqual(['使用', '用数', '数据', '据库', '库连', '连接']);
+    expect(queryTerms('数据库')).toEqual(['数据', '据库']);
+    expect(tokenize('数')).toEqual(['数']);
+    expect(tokenize('ログインのバグ')).toEqual(['ログ', 'グイ', 'イン', 'ンの', 'のバ', 'バグ']);
+    expect(tokenize('버그를 고쳤다')).toEqual(['버그', '그를', '고쳤', '쳤다']);
+    expect(tokenize('使用redis连接')).toEqual(['使用', 'redis', '连接']);
+    expect(tokenize('parseConfig数据-x')).toEqual(['parseconfig', stem('parse'), 'config', '数据', 'x']);
+    // A sentence longer than the longest word indexed is no blob: it is indexed.
+    expect(tokenize('很'.repeat(200))).toHaveLength(199);
+    expect(tokenize('x'.repeat(200))).toEqual([]);
+  });
+
   it('repeats terms for term frequency; query terms do not', () => {
     expect(tokenize('cache cache caches')).toEqual([stem('cache'), stem('cache'), stem('cache')]);
     expect(queryTerms('cache cache caches')).toEqual([stem('cache')]);
