@@ -444,6 +444,7 @@ function score(view: IndexView, terms: readonly QueryTerm[], masks: ReadonlyArra
       const mask = masks[s];
       const acc = scores[s] as Float64Array;
       const seen = touched[s] as number[];
+      const word = wordScores(acc.length);
       for (const run of runs(list)) {
         const { bytes, base } = reader.postings(run[0]?.key ?? '', run[0]?.at ?? 0, run.at(-1)?.at ?? 0);
         for (const { at, weight, head } of run) {
@@ -453,11 +454,12 @@ function score(view: IndexView, terms: readonly QueryTerm[], masks: ReadonlyArra
           const end = (head.ends[at] as number) - base;
           if (start < 0 || end < start || end > bytes.length)
             throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} lie outside their bucket`);
-          scorePostings(bytes, start, head.dfs[at] as number, weight, idf, lengths, avg, mask, acc, seen, addDocs);
+          scorePostings(bytes, start, head.dfs[at] as number, weight, idf, lengths, avg, mask, acc, word, addDocs);
           // They must end where the head says: a damaged offset would otherwise score a neighbour's postings.
           if (cursor !== end) throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} end at ${cursor}, their head says ${end}`);
         }
       }
+      addWordScores(word, acc, seen);
     });
   }
   // minisearch also multiplies a score by the number of distinct query terms matched. Not here: on
@@ -573,6 +575,49 @@ function varint(bytes: Uint8Array): number {
   return value;
 }
 
+/**
+ * One query word's scores in one segment, over all its forms (itself, longer and near forms). A doc
+ * gets the best form's score and a tenth of the others': its AccessDenied is one word, which both
+ * `access` and its longer form `accessdenied` hold, and counted twice it outscored a chunk saying
+ * "access" in so many words (DisMax with a tie-breaker, as search engines score a word's variants).
+ */
+interface WordScores {
+  best: Float64Array;
+  sum: Float64Array;
+  /** 1 for a doc in `docs`. */
+  held: Uint8Array;
+  docs: number[];
+}
+/** Of the forms a doc holds, the others count this much beside the best. */
+const OTHER_FORMS = 0.1;
+let wordScratch: WordScores = { best: new Float64Array(0), sum: new Float64Array(0), held: new Uint8Array(0), docs: [] };
+function wordScores(docs: number): WordScores {
+  if (wordScratch.best.length < docs) wordScratch = { best: new Float64Array(docs), sum: new Float64Array(docs), held: new Uint8Array(docs), docs: [] };
+  // Left over when a damaged segment stopped a word half scored (the search is then run again).
+  const { best, sum, held, docs: left } = wordScratch;
+  for (const doc of left) {
+    best[doc] = 0;
+    sum[doc] = 0;
+    held[doc] = 0;
+  }
+  left.length = 0;
+  return wordScratch;
+}
+/** Adds a word's scores to the query's, and clears them for the next word. */
+function addWordScores(word: WordScores, acc: Float64Array, touched: number[]): void {
+  const { best, sum, held, docs } = word;
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i] as number;
+    const top = best[doc] as number;
+    if (acc[doc] === 0) touched.push(doc);
+    acc[doc] = (acc[doc] as number) + top + OTHER_FORMS * ((sum[doc] as number) - top);
+    best[doc] = 0;
+    sum[doc] = 0;
+    held[doc] = 0;
+  }
+  docs.length = 0;
+}
+
 function scorePostings(
   bytes: Uint8Array,
   start: number,
@@ -583,7 +628,7 @@ function scorePostings(
   avg: readonly number[],
   mask: Uint8Array | undefined,
   acc: Float64Array,
-  touched: number[],
+  word: WordScores,
   addDocs: boolean,
 ): void {
   cursor = start;
@@ -601,11 +646,15 @@ function scorePostings(
     if (tfText > 0) sum += BOOST[0] * idf[0] * bm25(tfText, lengths[doc * 3] as number, avgText);
     if (tfKeywords > 0) sum += BOOST[1] * idf[1] * bm25(tfKeywords, lengths[doc * 3 + 1] as number, avgKeywords);
     if (tfFiles > 0) sum += BOOST[2] * idf[2] * bm25(tfFiles, lengths[doc * 3 + 2] as number, avgFiles);
-    if (acc[doc] === 0) {
-      if (!addDocs) continue;
-      touched.push(doc);
+    // Feedback terms reorder the docs found, they add none.
+    if (acc[doc] === 0 && !addDocs) continue;
+    const v = weight * sum;
+    if (word.held[doc] === 0) {
+      word.held[doc] = 1;
+      word.docs.push(doc);
     }
-    acc[doc] = (acc[doc] as number) + weight * sum;
+    word.sum[doc] = (word.sum[doc] as number) + v;
+    if (v > (word.best[doc] as number)) word.best[doc] = v;
   }
 }
 

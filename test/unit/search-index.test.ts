@@ -1105,6 +1105,20 @@ describe('term expansion', () => {
     // Prefixes shorter than 5 characters do not expand.
     expect(await find(store, log, 'depl')).toEqual([]);
   });
+
+  it('counts a query word once in a doc that holds it in several forms (its best form, a tenth of the rest)', async () => {
+    const { store, log } = setup();
+    // AccessDenied gives the terms `accessdenied` and `access`: both forms of the word "access".
+    const plain = chunk('dm-plain', 'access was granted to the deploy role', { session: 'sess-a' });
+    const compound = chunk('dm-compound', 'AccessDenied for the deploy role', { session: 'sess-a' });
+    const filler = Array.from({ length: 8 }, (_, i) => chunk(`dm-filler-${i}`, `filler line ${i} about deploys`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', [plain, compound, ...filler]);
+    const results = await find(store, log, 'access');
+    // Summed, the compound's two forms outscored the plain word (6.2 against 4.7).
+    expect(refsOf(results)).toEqual([plain.id, compound.id]);
+    const [a, b] = results.map((r) => r.score) as [number, number];
+    expect(b).toBeGreaterThan(a * 0.9);
+  });
 });
 
 // ---- 5. merges ----
