@@ -230,6 +230,7 @@ async function ingestTranscript(run: IngestRun, file: string, identity: { sessio
   const lockWait = options.lockWaitMs ?? INGEST_LOCK_WAIT_MS;
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer, timeLeft: () => 2 * lockWait };
   await touchSession(env, { sessionId, cwd, transcriptPath: file });
+  let added = 0;
   if (options.ledgers === true) {
     // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.
     const config = loadConfig({
@@ -237,8 +238,13 @@ async function ingestTranscript(run: IngestRun, file: string, identity: { sessio
       userText: readTextFile(join(cli.store.root, 'config.json')),
       projectText: readTextFile(join(project.root, '.claude', 'context-lifecycle.json')),
     }).config;
+    // A ledger's L2 chunk is written by the phase code, past the sink: counted by the files it added.
+    const before = listChunkIds(cli.store, sessionId).length;
     const ledgers = await replayPhases({ ...env, config }, sessionId, file);
-    if (ledgers.length > 0) cli.log.info(`ingest: ${ledgers.length} ledgers for ${sessionId}`);
+    if (ledgers.length > 0) {
+      cli.log.info(`ingest: ${ledgers.length} ledgers for ${sessionId}`);
+      added += listChunkIds(cli.store, sessionId).length - before;
+    }
   }
   // A session with phases (tracked by the hooks, or just replayed) gets its chunks tagged and its
   // facts read as the hooks would (they may not see these lines again).
@@ -248,7 +254,7 @@ async function ingestTranscript(run: IngestRun, file: string, identity: { sessio
   // it), so nothing of this transcript was archived. Said, not counted as done.
   if (result === undefined) busy.push(file);
   else touched.add(sessionId);
-  let added = result?.archived.added ?? 0;
+  added += result?.archived.added ?? 0;
   passEnds.set(sessionId, statSafe(catalogFile(cli.store, sessionId))?.size ?? 0);
   // The session's archive jobs to run: persisted outputs the pass found only as previews (archived
   // whole from the client's files), and any whose process died. A failed one counts an attempt.

@@ -45,6 +45,18 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(summary.chunksTotal).toBe(summary.chunksAdded);
   });
 
+  it('--ledgers: the ledger chunks it writes count as added (into an empty store, added equals total)', async () => {
+    const t = setup();
+    const { summary } = await ingestFiles(t.cli, [t.transcript], { cwd: t.project, ledgers: true });
+    const dir = join(t.data, 'sessions', SID, 'archived');
+    const ledgers = readdirSync(dir).filter((name) => readFileSync(join(dir, name), 'utf8').includes('\ntype: "ledger"\n'));
+    expect(ledgers.length).toBeGreaterThan(0);
+    expect(summary.chunksTotal).toBe(readdirSync(dir).length);
+    expect(summary.chunksAdded).toBe(summary.chunksTotal);
+    const again = await ingestFiles(t.cli, [t.transcript], { cwd: t.project, ledgers: true });
+    expect(again.summary).toEqual({ ...summary, chunksAdded: 0 });
+  });
+
   it('a line too long for a pass (a result carried twice, 18 MB) is archived by its job, with its call', async () => {
     const t = setup();
     const sid = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
