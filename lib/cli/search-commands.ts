@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { isRecallView, recallMarkdown, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
-import { projectTimeline, timelineMarkdown } from '../recall/views.ts';
+import { projectTimeline, timelineMarkdown, type ViewEnv } from '../recall/views.ts';
 import type { Env } from '../runtime/paths.ts';
 import { findProjectRoot } from '../runtime/store.ts';
 import { flagBool, flagString, parseArgs, UsageError } from './args.ts';
@@ -14,17 +14,20 @@ import { type CliEnv, cliEnv, noPositional } from './cli-runtime.ts';
 export async function searchCommand(command: string, rest: readonly string[], env: Env, now: Date): Promise<number> {
   switch (command) {
     case 'recall': {
-      const p = parseArgs(rest, { booleans: ['json', 'all-projects'], values: ['cwd', 'limit'] });
+      // Words after `--` are a query even when they name a view: `ctxl recall --json -- timeline`.
+      const dash = rest.indexOf('--');
+      const p = parseArgs(dash === -1 ? rest : rest.slice(0, dash), { booleans: ['json', 'all-projects'], values: ['cwd', 'limit'] });
+      const words = dash === -1 ? p.positional : [...p.positional, ...rest.slice(dash + 1)];
       const limit = Number(flagString(p, 'limit') ?? '10');
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit takes a whole number from 1 to 1000');
-      if (p.positional.length === 0) throw new UsageError('recall needs a query, e.g. ctxl recall timeout config');
-      await recallCommand(cliEnv(env, now), p.positional, {
+      if (words.length === 0) throw new UsageError('recall needs a query, e.g. ctxl recall timeout config');
+      return recallCommand(cliEnv(env, now), words, {
         cwd: resolve(flagString(p, 'cwd') ?? process.cwd()),
         allProjects: flagBool(p, 'all-projects'),
         limit,
         json: flagBool(p, 'json'),
+        query: dash !== -1,
       });
-      return 0;
     }
     case 'show': {
       const p = parseArgs(rest, { booleans: [], values: [] });
@@ -36,9 +39,7 @@ export async function searchCommand(command: string, rest: readonly string[], en
       noPositional(p, 'timeline');
       const c = cliEnv(env, now);
       const view = { store: c.store, log: c.log, now, projectRoot: findProjectRoot(resolve(flagString(p, 'cwd') ?? process.cwd())).root };
-      c.out(
-        flagBool(p, 'json') ? JSON.stringify({ project: view.projectRoot, sessions: projectTimeline(view) }) : timelineMarkdown({ ...view, maxChars: 1e9 }),
-      );
+      c.out(flagBool(p, 'json') ? timelineJson(view) : timelineMarkdown({ ...view, maxChars: 1e9 }));
       return 0;
     }
     default:
@@ -46,28 +47,51 @@ export async function searchCommand(command: string, rest: readonly string[], en
   }
 }
 
-export async function recallCommand(
-  cli: CliEnv,
-  words: readonly string[],
-  options: { cwd: string; allProjects: boolean; limit: number; json: boolean },
-): Promise<void> {
+export interface RecallOptions {
+  cwd: string;
+  allProjects: boolean;
+  limit: number;
+  json: boolean;
+  /** The words came after `--`: a query even when they name a view. */
+  query?: boolean;
+}
+
+/** `ctxl recall`; the exit code. */
+export async function recallCommand(cli: CliEnv, words: readonly string[], options: RecallOptions): Promise<number> {
   const raw = words.join(' ');
   const projectRoot = findProjectRoot(options.cwd).root;
   const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
   // What `/recall` takes besides a query (`show <ref>`, `stats`, `timeline`, `decisions`) reads the
-  // same typed here: as Markdown, the words they are are no search.
-  if (!options.json && isRecallView(raw)) {
+  // same typed here: the words they are are no search, with --json too.
+  if (options.query !== true && isRecallView(raw)) {
+    const [view = '', ref = ''] = raw.trim().split(/\s+/);
+    if (options.json) {
+      if (view === 'timeline') {
+        cli.out(timelineJson({ store: cli.store, log: cli.log, now: cli.now, projectRoot }));
+        return 0;
+      }
+      const said = raw.trim();
+      throw new UsageError(`recall ${view} has no JSON form; to search for ${said === view ? 'the word' : 'these words'}: ctxl recall --json -- ${said}`);
+    }
+    // As `ctxl show`: an unknown ref is an error (inside Claude Code, /recall says so as its answer).
+    if (view === 'show') return showCommand(cli, ref.replace(/[`'"]/g, '')) ? 0 : 1;
     cli.out(await recallMarkdown(raw, env));
-    return;
+    return 0;
   }
   const { query, results, hint, when } = await recallQuery(raw, env, options.limit);
   if (options.json) {
     // The contract's shape stays `{query, results}`; a hint goes to stderr as one line.
     if (hint !== undefined) cli.err(`ctxl: ${hint}\n`);
     cli.out(JSON.stringify({ query, results: results.map(({ files: _files, tool: _tool, subagent: _subagent, ...r }) => r) }));
-    return;
+    return 0;
   }
   cli.out(hint ?? renderResults(query, results, { showCommand: 'ctxl show', ...(when === undefined ? {} : { when }) }));
+  return 0;
+}
+
+/** `ctxl timeline --json`, also what `ctxl recall timeline --json` prints. */
+function timelineJson(view: ViewEnv): string {
+  return JSON.stringify({ project: view.projectRoot, sessions: projectTimeline(view) });
 }
 
 export function showCommand(cli: CliEnv, ref: string): boolean {
