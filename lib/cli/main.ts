@@ -21,7 +21,7 @@ const HELP = `ctxl — context-lifecycle for Claude Code
   ctxl status [--session ID] [--cwd DIR] [--json]
   ctxl ingest <transcript.jsonl> [--cwd DIR] [--ledgers] [--json] | ctxl ingest --all [--ledgers] [--json]
   ctxl recall <query…> [--cwd DIR] [--all-projects] [--limit N] [--json]
-  ctxl recall stats | timeline | decisions | show <ref>   the views of /recall (recall -- <words> always searches)
+  ctxl recall stats | timeline | decisions | show <ref>   the views of /recall, as Markdown (with --json, or after --, words are a query)
   ctxl show <ref>
   ctxl reindex [--cwd DIR | --all]
   ctxl timeline [--cwd DIR] [--json]    phases of this project's sessions, with ledger links

@@ -62,17 +62,10 @@ export async function recallCommand(cli: CliEnv, words: readonly string[], optio
   const projectRoot = findProjectRoot(options.cwd).root;
   const env = { store: cli.store, log: cli.log, now: cli.now, projectRoot, allProjects: options.allProjects, showCommand: 'ctxl show' };
   // What `/recall` takes besides a query (`show <ref>`, `stats`, `timeline`, `decisions`) reads the
-  // same typed here: the words they are are no search, with --json too.
-  if (options.query !== true && isRecallView(raw)) {
+  // same typed here, as Markdown. With --json, words are always a query: the contract's JSON is
+  // `{query, results}` whatever they are (`ctxl timeline --json` has the timeline's).
+  if (options.query !== true && !options.json && isRecallView(raw)) {
     const [view = '', ref = ''] = raw.trim().split(/\s+/);
-    if (options.json) {
-      if (view === 'timeline') {
-        cli.out(timelineJson({ store: cli.store, log: cli.log, now: cli.now, projectRoot }));
-        return 0;
-      }
-      const said = raw.trim();
-      throw new UsageError(`recall ${view} has no JSON form; to search for ${said === view ? 'the word' : 'these words'}: ctxl recall --json -- ${said}`);
-    }
     // As `ctxl show`: an unknown ref is an error (inside Claude Code, /recall says so as its answer).
     if (view === 'show') return showCommand(cli, ref.replace(/[`'"]/g, '')) ? 0 : 1;
     cli.out(await recallMarkdown(raw, env));

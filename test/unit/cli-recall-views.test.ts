@@ -1,6 +1,6 @@
 // `ctxl recall` with a view's name (show <ref>, timeline, decisions, stats): the view, as `/recall`
-// answers it, with the CLI's exit codes; with --json the view's JSON or a one-line error, never a
-// search for the word. Words after `--` are always a query.
+// answers it, with the CLI's exit codes. With --json, words are always a query: the contract's JSON
+// is `{query, results}` whatever they are. Words after `--` are always a query too.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,27 +72,21 @@ describe('ctxl recall <view>', () => {
     expect(context).toContain(`No archived chunk \`${UNKNOWN}\`. Refs come from \`/recall <words>\` results.`);
   });
 
-  it('recall timeline --json prints what ctxl timeline --json prints', () => {
-    const t = sandbox();
-    const viaRecall = t.cli(['recall', 'timeline', '--json']);
-    expect(viaRecall.status, viaRecall.stderr).toBe(0);
-    expect(viaRecall.stdout).toBe(t.cli(['timeline', '--json']).stdout);
-    const json = JSON.parse(viaRecall.stdout) as { query?: string; sessions: Array<{ session: string; spans: Array<{ phase: string }> }> };
-    expect(json.query).toBeUndefined();
-    expect(json.sessions[0]?.session).toBe(SID);
-    expect(json.sessions[0]?.spans.map((s) => s.phase)).toContain('design');
-  });
-
-  it.each([
-    [['stats'], 'recall stats has no JSON form; to search for the word: ctxl recall --json -- stats'],
-    [['decisions'], 'recall decisions has no JSON form; to search for the word: ctxl recall --json -- decisions'],
-    [['show', UNKNOWN], `recall show has no JSON form; to search for these words: ctxl recall --json -- show ${UNKNOWN}`],
-  ])('recall %j --json, a view with no JSON form: a one-line usage error, exit 2', (view, message) => {
+  it.each([[['timeline']], [['stats']], [['decisions']], [['show', UNKNOWN]]])('recall %j --json is a search, in the contract JSON', (view) => {
     const t = sandbox();
     const r = t.cli(['recall', ...view, '--json']);
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`ctxl: ${message}\n`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout) as JsonRecall)).toEqual(['query', 'results']);
+    expect((JSON.parse(r.stdout) as JsonRecall).query).toBe(view.join(' '));
+  });
+
+  it('recall timeline --json finds the word; ctxl timeline --json has the view', () => {
+    const t = sandbox();
+    const json = JSON.parse(t.cli(['recall', 'timeline', '--json']).stdout) as JsonRecall;
+    expect(json.results.map((r) => r.title)).toContain("Let's plan the export; the timeline is tight.");
+    const view = JSON.parse(t.cli(['timeline', '--json']).stdout) as { sessions: Array<{ session: string; spans: Array<{ phase: string }> }> };
+    expect(view.sessions[0]?.session).toBe(SID);
+    expect(view.sessions[0]?.spans.map((s) => s.phase)).toContain('design');
   });
 
   it('the word itself is still searched after --, or quoted', () => {
