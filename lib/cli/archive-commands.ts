@@ -31,36 +31,68 @@ export interface IngestResult {
   busy: string[];
 }
 
+/** What the first lines of a transcript say: its session id and cwd, and whether it holds a message. */
+interface TranscriptIdentity {
+  sessionId?: string;
+  cwd?: string;
+  /** A user or assistant line was seen: a transcript, even with no session id (then the file name's). */
+  messages?: boolean;
+}
+
 /** Session id and cwd as the transcript records them (first lines that carry them). */
-function transcriptIdentity(file: string): { sessionId?: string; cwd?: string } {
-  const found: { sessionId?: string; cwd?: string } = {};
+function transcriptIdentity(file: string): TranscriptIdentity {
+  const found: TranscriptIdentity = {};
   // Both are on the first lines of a transcript: read in 64 KB steps (no stream and no readline to
-  // load for it), over the first 4 MB at most.
+  // load for it), over the first 4 MB of lines at most. A line longer than LONG_LINE_BYTES (a pasted
+  // log as the first prompt) is skipped, not decoded: the lines after it name the session too.
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.allocUnsafe(64 * 1024);
     // Bytes of a line not complete yet: decoded once it is (a long first line is not re-split).
     let rest: Buffer[] = [];
-    for (let position = 0; position < IDENTITY_SCAN_BYTES; ) {
+    let restBytes = 0;
+    let skipping = false;
+    let decoded = 0;
+    for (let position = 0; decoded < IDENTITY_SCAN_BYTES && position < SKIP_SCAN_BYTES; ) {
       const n = readSync(fd, buffer, 0, buffer.length, position);
       if (n === 0) break;
       position += n;
       const piece = Buffer.from(buffer.subarray(0, n));
       const last = piece.lastIndexOf(0x0a);
-      if (last === -1) {
-        rest.push(piece);
+      if (skipping) {
+        if (last === -1) continue;
+        // The long line ends here: what follows its newline starts the next line.
+        skipping = false;
+        const after = piece.subarray(piece.indexOf(0x0a) + 1);
+        const tail = after.lastIndexOf(0x0a);
+        if (tail === -1) {
+          rest = [after];
+          restBytes = after.length;
+          continue;
+        }
+        decoded += tail;
+        for (const line of after.subarray(0, tail).toString('utf8').split('\n')) if (noteIdentity(line, found)) return found;
+        rest = [after.subarray(tail + 1)];
+        restBytes = rest[0]?.length ?? 0;
         continue;
       }
-      const lines = Buffer.concat([...rest, piece.subarray(0, last)])
-        .toString('utf8')
-        .split('\n');
-      rest = [piece.subarray(last + 1)];
-      for (const line of lines) {
-        noteIdentity(line, found);
-        if (found.sessionId !== undefined && found.cwd !== undefined) return found;
+      if (last === -1) {
+        rest.push(piece);
+        restBytes += piece.length;
+        if (restBytes > LONG_LINE_BYTES) {
+          skipping = true;
+          rest = [];
+          restBytes = 0;
+        }
+        continue;
       }
+      const whole = Buffer.concat([...rest, piece.subarray(0, last)]);
+      decoded += whole.length;
+      rest = [piece.subarray(last + 1)];
+      restBytes = rest[0]?.length ?? 0;
+      for (const line of whole.toString('utf8').split('\n')) if (noteIdentity(line, found)) return found;
     }
-    noteIdentity(Buffer.concat(rest).toString('utf8'), found);
+    if (!skipping) noteIdentity(Buffer.concat(rest).toString('utf8'), found);
   } finally {
     closeSync(fd);
   }
@@ -68,13 +100,20 @@ function transcriptIdentity(file: string): { sessionId?: string; cwd?: string } 
 }
 
 const IDENTITY_SCAN_BYTES = 4 * 1024 * 1024;
+/** A line longer than this is passed over by the identity scan (read, not decoded). */
+const LONG_LINE_BYTES = 1024 * 1024;
+/** How far the scan reads at most, long lines passed over included. */
+const SKIP_SCAN_BYTES = 256 * 1024 * 1024;
 
-function noteIdentity(line: string, found: { sessionId?: string; cwd?: string }): void {
+/** Notes what a line says; true once the session id and cwd are both known. */
+function noteIdentity(line: string, found: TranscriptIdentity): boolean {
   try {
-    const v = JSON.parse(line) as { sessionId?: unknown; cwd?: unknown };
+    const v = JSON.parse(line) as { sessionId?: unknown; cwd?: unknown; type?: unknown; message?: unknown };
     if (found.sessionId === undefined && typeof v.sessionId === 'string' && v.sessionId !== '') found.sessionId = v.sessionId;
     if (found.cwd === undefined && typeof v.cwd === 'string' && v.cwd !== '') found.cwd = v.cwd;
+    if ((v.type === 'user' || v.type === 'assistant') && typeof v.message === 'object' && v.message !== null) found.messages = true;
   } catch {}
+  return found.sessionId !== undefined && found.cwd !== undefined;
 }
 
 /** A transcript (with its subagents') under this many bytes is written without the writer thread. */
@@ -171,13 +210,13 @@ async function ingestEach(
       // Chunks waiting are indexed first: the segment worker a large transcript starts lays out
       // batches of the chunks it counted, and declines a batch mixed with others.
       if (bytes >= WRITER_MIN_BYTES && known.size > 0) await refresh();
-      // A file where no line names a session is no transcript (a stray .json, a file of bookkeeping
-      // lines only): said, and no session is made up for it.
-      // Only a file read whole can be told apart so: a transcript may open with a long pasted prompt.
+      // A file where no line names a session and none is a message is no transcript (a stray .json,
+      // a file of bookkeeping lines only): said, and no session is made up for it. Messages with no
+      // session id are the file name's session. Only a file read whole can be told apart so.
       const identity = transcriptIdentity(file);
-      if (identity.sessionId === undefined && (statSafe(file)?.size ?? 0) <= IDENTITY_SCAN_BYTES) {
-        if (files.length === 1) throw new UsageError(`not a Claude Code transcript (no line names a session): ${file}`);
-        cli.log.info(`ingest: ${file} has no line that names a session; skipped`);
+      if (identity.sessionId === undefined && identity.messages !== true && (statSafe(file)?.size ?? 0) <= IDENTITY_SCAN_BYTES) {
+        if (files.length === 1) throw new UsageError(`not a Claude Code transcript (no line names a session or holds a message): ${file}`);
+        cli.log.info(`ingest: ${file} has no line that names a session or holds a message; skipped`);
         continue;
       }
       added += await ingestTranscript(run, file, identity);

@@ -204,6 +204,38 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(readdirSync(join(t.data, 'sessions'))).toEqual([sid]);
   }, 30_000);
 
+  it("a first line over 1 MB named by the file: the session is the id the next lines give, not the file's name", async () => {
+    const t = setup();
+    const sid = 's-big-first';
+    const base = { sessionId: sid, cwd: t.project, version: '2.1.332', isSidechain: false, userType: 'external', timestamp: '2026-11-01T09:00:00.000Z' };
+    // The long line names no session (as a line of another kind may not), the next one does.
+    const first = {
+      type: 'user',
+      uuid: 'u-1',
+      parentUuid: null,
+      cwd: t.project,
+      timestamp: base.timestamp,
+      message: { role: 'user', content: `paste ${'abcdefgh '.repeat(600_000)}` },
+    };
+    const next = { ...base, type: 'user', uuid: 'u-2', parentUuid: 'u-1', message: { role: 'user', content: 'and the second prompt' } };
+    const file = join(t.project, '..', 'named-by-file.jsonl');
+    writeFileSync(file, `${JSON.stringify(first)}\n${JSON.stringify(next)}\n`);
+    expect(statSync(file).size).toBeGreaterThan(5_000_000);
+    await ingestFiles(t.cli, [file], { cwd: t.project });
+    expect(readdirSync(join(t.data, 'sessions'))).toEqual([sid]);
+  }, 30_000);
+
+  it('messages where no line names a session are the session of the file name (a file of no message is no transcript)', async () => {
+    const t = setup();
+    const line = (uuid: string, text: string) =>
+      JSON.stringify({ type: 'user', uuid, parentUuid: null, cwd: t.project, timestamp: '2026-11-01T09:00:00.000Z', message: { role: 'user', content: text } });
+    const file = join(t.project, '..', 'no-ids.jsonl');
+    writeFileSync(file, `${line('u-1', 'first prompt')}\n${line('u-2', 'second prompt')}\n`);
+    const { summary } = await ingestFiles(t.cli, [file], { cwd: t.project });
+    expect(summary).toMatchObject({ sessions: 1, chunksAdded: 2 });
+    expect(readdirSync(join(t.data, 'sessions'))).toEqual(['no-ids']);
+  });
+
   it('several transcripts: the index is brought up to date once, at the end, with every chunk of every session', async () => {
     const t = setup();
     const files = [

@@ -275,7 +275,7 @@ describe('finding a planted fact', () => {
         const r = w.cli(['ingest', file, '--cwd', w.projectA, '--json']);
         expect(r.status, file).toBe(2);
         expect(r.stdout).toBe('');
-        expect(r.stderr.trimEnd().split('\n'), file).toEqual([`ctxl: not a Claude Code transcript (no line names a session): ${file}`]);
+        expect(r.stderr.trimEnd().split('\n'), file).toEqual([`ctxl: not a Claude Code transcript (no line names a session or holds a message): ${file}`]);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
