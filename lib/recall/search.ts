@@ -174,6 +174,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
   const out: RecallResult[] = [];
+  const firstSaying = distinctSayings();
   const asks: HeadAsks = {
     phrases: query.phrases,
     spans,
@@ -187,22 +188,38 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     );
     for (const { c, chunk } of head) {
       if (out.length >= scope.limit) break;
-      if (chunk !== undefined) out.push(toResult(chunk, c.score, needles));
+      if (chunk !== undefined && firstSaying(chunk)) out.push(toResult(chunk, c.score, needles));
     }
     // Chunk files gone from the head: the candidates after it fill in.
     for (const c of candidates.slice(headSize)) {
       if (out.length >= scope.limit) break;
       const chunk = chunkAt(c);
-      if (chunk !== undefined) out.push(toResult(chunk, c.score, needles));
+      if (chunk !== undefined && firstSaying(chunk)) out.push(toResult(chunk, c.score, needles));
     }
     return out;
   }
   for (const c of candidates) {
     if (out.length >= scope.limit) break;
     const chunk = chunkAt(c);
-    if (chunk !== undefined) out.push(toResult(chunk, c.score, needles));
+    if (chunk !== undefined && firstSaying(chunk)) out.push(toResult(chunk, c.score, needles));
   }
   return out;
+}
+
+/**
+ * A filter that passes a chunk the first time its entries and text are seen. A forked or resumed
+ * session (`--fork-session`, `/branch`) starts with a copy of the entries before it, same uuids
+ * under another session id: the same saying twice in a result list is a wasted place.
+ */
+function distinctSayings(): (chunk: Chunk) => boolean {
+  const seen = new Set<string>();
+  return (chunk) => {
+    if (chunk.sourceUuids.length === 0) return true;
+    const key = `${chunk.type}\n${chunk.part?.join('/') ?? ''}\n${chunk.sourceUuids.join(' ')}\n${chunk.text.length}\n${chunk.text.slice(0, 200)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
 }
 
 // Pseudo-relevance feedback: the words that best mark the leading results of a first pass join the

@@ -1121,6 +1121,22 @@ describe('term expansion', () => {
   });
 });
 
+describe('a forked session', () => {
+  it('returns a saying once when a fork copied its entries (same uuids and text, another session); another saying of the same uuid stays', async () => {
+    const { store, log } = setup();
+    const text = 'we settled on the pelican queue for retries';
+    const original = chunk('fork-original', text, { session: 'sess-a', sourceUuids: ['u-1'] });
+    const copy = chunk('fork-copy', text, { session: 'sess-b', sourceUuids: ['u-1'] });
+    const edited = chunk('fork-edited', `${text}, with a cap`, { session: 'sess-b', sourceUuids: ['u-1'] });
+    writeChunks(store, 'sess-a', [original]);
+    writeChunks(store, 'sess-b', [copy, edited]);
+    const refs = refsOf(await find(store, log, 'pelican queue'));
+    expect(refs).toHaveLength(2);
+    expect(refs).toContain(edited.id);
+    expect(refs.filter((r) => r === original.id || r === copy.id)).toHaveLength(1);
+  });
+});
+
 // ---- 5. merges ----
 
 describe('merging segments', () => {
