@@ -27,6 +27,8 @@ export const UNNAMED_TOOL = 'tool';
 
 export interface ChunkerState {
   pending: Record<string, PendingToolUse>;
+  /** The last valid timestamp read: what a line without one (or with a broken one) is stamped with. */
+  lastTime?: string;
 }
 
 export interface ChunkContext {
@@ -42,7 +44,13 @@ export const emptyChunkerState = (): ChunkerState => ({ pending: {} });
 
 export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState, ctx: ChunkContext): Chunk[] {
   const out: Chunk[] = [];
-  for (const entry of entries) {
+  for (const raw of entries) {
+    // A line without a usable timestamp was said when the line before it was (a dated entry of the
+    // same line, else the time of archiving, when none came before): not at the moment of
+    // archiving, which `since:` would misplace.
+    const valid = validTime(raw.timestamp);
+    if (valid !== undefined) state.lastTime = valid;
+    const entry = valid !== undefined ? raw : { ...raw, timestamp: state.lastTime ?? firstTime(entries) ?? ctx.now };
     switch (entry.kind) {
       case 'user-text': {
         const text = entry.meta ? '' : typedText(entry.text);
@@ -75,6 +83,19 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
   }
   return out;
 }
+
+/** A timestamp as the client writes it (ISO 8601, a date that exists), or undefined. */
+function validTime(t: string | undefined): string | undefined {
+  return t !== undefined && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(t) && !Number.isNaN(Date.parse(t)) ? t : undefined;
+}
+
+const firstTime = (entries: readonly Entry[]): string | undefined => {
+  for (const e of entries) {
+    const t = validTime(e.timestamp);
+    if (t !== undefined) return t;
+  }
+  return undefined;
+};
 
 /** A tool input with every string redacted; long strings other than a command are cut (only the head is archived). */
 function redactInput(value: unknown, key = '', depth = 0): unknown {

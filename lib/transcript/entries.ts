@@ -131,6 +131,7 @@ function userEntries(content: unknown, line: Obj, meta: EntryMeta, out: Entry[])
   if (!Array.isArray(content)) return;
   let texts = 0;
   let docs = 0;
+  let others = 0;
   for (const block of content) {
     if (!isObj(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') out.push({ ...meta, kind: 'user-text', text: block.text, meta: isMeta, ...blockNo(texts++) });
@@ -154,9 +155,25 @@ function userEntries(content: unknown, line: Obj, meta: EntryMeta, out: Entry[])
         isError: block.is_error === true,
         structured: line.toolUseResult,
       });
-    }
+    } else if (unknownText(block)) out.push({ ...meta, kind: 'user-text', text: block.text as string, meta: isMeta, block: UNKNOWN_BLOCKS + others++ });
   }
 }
+
+/**
+ * A block of a type this reader does not know that carries text (a later client's): its text is
+ * content. Numbered apart from the known blocks, whose chunk ids stay what they were.
+ */
+function unknownText(block: Obj): boolean {
+  return (
+    typeof block.text === 'string' &&
+    block.text.trim() !== '' &&
+    typeof block.type === 'string' &&
+    !KNOWN_BLOCKS.has(block.type) &&
+    !block.type.endsWith('_tool_result')
+  );
+}
+const KNOWN_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'server_tool_use', 'tool_result', 'image', 'document']);
+const UNKNOWN_BLOCKS = 2000;
 
 function assistantEntries(content: unknown, messageId: string | undefined, meta: EntryMeta, out: Entry[]): void {
   if (typeof content === 'string') {
@@ -165,10 +182,12 @@ function assistantEntries(content: unknown, messageId: string | undefined, meta:
   }
   if (!Array.isArray(content)) return;
   let texts = 0;
+  let others = 0;
   for (const block of content) {
     if (!isObj(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string')
       out.push({ ...meta, kind: 'assistant-text', text: block.text, messageId, ...blockNo(texts++) });
+    else if (unknownText(block)) out.push({ ...meta, kind: 'assistant-text', text: block.text as string, messageId, block: UNKNOWN_BLOCKS + others++ });
     else if (block.type === 'thinking' && typeof block.thinking === 'string') out.push({ ...meta, kind: 'thinking', text: block.thinking });
     else if ((block.type === 'tool_use' || block.type === 'server_tool_use') && typeof block.name === 'string') {
       out.push({ ...meta, kind: 'tool-use', id: str(block.id) ?? '', name: block.name, input: block.input, messageId });

@@ -362,6 +362,58 @@ describe('entry shapes real transcripts hold', () => {
     expect(t.ingest(file).chunksAdded).toBe(0);
   });
 
+  it("archives the text of a block type it does not know (a later client's), without moving the known blocks' ids", () => {
+    const t = sandbox();
+    const content = [
+      { type: 'text', text: 'Known first block.' },
+      { type: 'future_text_block', text: 'cited fact narwhalcitation' },
+      { type: 'text', text: 'Known second block.' },
+      { type: 'future_blob', data: 'AAAA' },
+    ];
+    const known = write(t, [
+      line({ type: 'assistant', uuid: 'a-1', message: { id: 'm1', role: 'assistant', content: content.filter((b) => b.type === 'text') } }),
+    ]);
+    t.ingest(known);
+    const before = readChunks(t.data, SID).map((c) => c.id);
+    const file = write(t, [
+      line({ type: 'assistant', uuid: 'a-1', message: { id: 'm1', role: 'assistant', content } }),
+      line({ type: 'user', uuid: 'u-1', message: { role: 'user', content: [{ type: 'future_note', text: 'user side pangolinnote' }] } }),
+    ]);
+    expect(t.ingest(file)).toMatchObject({ chunksAdded: 2, chunksTotal: 4 });
+    const chunks = readChunks(t.data, SID);
+    expect(chunks.map((c) => c.id)).toEqual(expect.arrayContaining(before));
+    expect(chunks.map((c) => `${c.type}: ${c.text}`).sort()).toEqual([
+      'assistant: Known first block.',
+      'assistant: Known second block.',
+      'assistant: cited fact narwhalcitation',
+      'user: user side pangolinnote',
+    ]);
+  });
+
+  it('stamps a line without a timestamp, or with a broken one, with the time of the line before', () => {
+    const t = sandbox();
+    const at = (o: Obj, timestamp: string | undefined) => {
+      const v = JSON.parse(line(o)) as Obj;
+      if (timestamp === undefined) delete v.timestamp;
+      else v.timestamp = timestamp;
+      return JSON.stringify(v);
+    };
+    const file = write(t, [
+      at({ type: 'user', uuid: 'u-1', message: { role: 'user', content: 'dated one' } }, '2023-11-14T22:13:20.000Z'),
+      at({ type: 'user', uuid: 'u-2', message: { role: 'user', content: 'no timestamp' } }, undefined),
+      at({ type: 'user', uuid: 'u-3', message: { role: 'user', content: 'broken timestamp' } }, 'not-a-date'),
+      at({ type: 'user', uuid: 'u-4', message: { role: 'user', content: 'dated two' } }, '2023-11-15T08:00:00.000Z'),
+    ]);
+    t.ingest(file);
+    const when = Object.fromEntries(readChunks(t.data, SID).map((c) => [c.text, c.timestamp]));
+    expect(when).toEqual({
+      'dated one': '2023-11-14T22:13:20.000Z',
+      'no timestamp': '2023-11-14T22:13:20.000Z',
+      'broken timestamp': '2023-11-14T22:13:20.000Z',
+      'dated two': '2023-11-15T08:00:00.000Z',
+    });
+  });
+
   it("archives a prompt queued while Claude was working as the user's", () => {
     const t = sandbox();
     const file = write(t, [
