@@ -784,8 +784,9 @@ function docMask(reader: SegmentReader, deleted: ReadonlySet<number>, q: Query, 
     checks.push((d) => (column[d] as number) >= since);
   }
   if (q.file !== undefined) {
-    const needle = q.file.toLowerCase();
-    checks.push((d) => reader.files(d).some((file) => file.toLowerCase().includes(needle)));
+    // Either slash: `file:src/app.ts` finds a Windows session's C:\work\src\app.ts.
+    const needle = q.file.toLowerCase().replaceAll('\\', '/');
+    checks.push((d) => reader.files(d).some((file) => file.toLowerCase().replaceAll('\\', '/').includes(needle)));
   }
   if (checks.length === 0) return undefined;
   const mask = new Uint8Array(reader.docs);

@@ -22,7 +22,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type * as z from 'zod/mini';
 import { lock } from './lock.ts';
 import type { Logger } from './log.ts';
@@ -289,6 +289,9 @@ export function copyTree(from: string, to: string): string[] {
  * entries only; never spawns git (a hook cannot afford ~5 ms per call).
  */
 export function findProjectRoot(cwd: string): { root: string; git: boolean } {
+  // A Windows path read on another system (a transcript copied over): not relative to our working
+  // directory. It is the project as recorded; there is no git folder here to look for.
+  if (!isAbsolute(cwd) && FOREIGN_ABSOLUTE.test(cwd)) return { root: cwd.replace(/[\\/]+$/, ''), git: false };
   let dir = resolve(cwd);
   for (;;) {
     const dotGit = join(dir, '.git');
@@ -303,6 +306,9 @@ export function findProjectRoot(cwd: string): { root: string; git: boolean } {
     dir = parent;
   }
 }
+
+/** `C:\\…`, `C:/…`, `\\\\server\\share\\…`: an absolute path on Windows. */
+const FOREIGN_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\[^\\]+\\)/;
 
 function worktreeMain(dotGitFile: string): string | undefined {
   const text = readTextFile(dotGitFile);

@@ -364,6 +364,13 @@ describe('findProjectRoot', () => {
     expect(findProjectRoot(join(root, 'repo'))).toEqual({ root: join(root, 'repo'), git: true });
   });
 
+  it("takes a Windows path read elsewhere as the project it names, not as a path under this process's folder", () => {
+    if (process.platform === 'win32') return;
+    expect(findProjectRoot('C:\\Users\\Bob\\proj\\')).toEqual({ root: 'C:\\Users\\Bob\\proj', git: false });
+    expect(findProjectRoot('D:/src/app')).toEqual({ root: 'D:/src/app', git: false });
+    expect(findProjectRoot('\\\\server\\share\\proj')).toEqual({ root: '\\\\server\\share\\proj', git: false });
+  });
+
   it('maps a worktree (a .git file naming <main>/.git/worktrees/<name>) to the main repository', () => {
     const root = tempDir();
     const main = join(root, 'main');

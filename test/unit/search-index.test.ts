@@ -1789,6 +1789,15 @@ describe('query filters and project scope', () => {
     expect(sortedRefs(await find(store, log, raw, { projectRoot: PROJECT }))).toEqual(idsOf(expected.map((k) => c[k])));
   });
 
+  it('file: matches a Windows path with either slash', async () => {
+    const { store, log } = setup();
+    const win = chunk('f-win', 'read the ocelot module', { type: 'tool', tool: 'Read', session: 'sess-a', files: ['C:\\work\\app\\src\\Ocelot.ts'] });
+    writeChunks(store, 'sess-a', [win]);
+    for (const raw of ['ocelot file:src/ocelot.ts', 'ocelot file:src\\ocelot.ts', 'file:app/src'])
+      expect(refsOf(await find(store, log, raw)), raw).toEqual([win.id]);
+    expect(await find(store, log, 'ocelot file:lib/ocelot.ts')).toEqual([]);
+  });
+
   it('a filter-only query lists newest first; results carry type, tool, phase and session', async () => {
     const { store, log, c } = await corpus();
     const results = await find(store, log, 'session:beta', { projectRoot: PROJECT });
