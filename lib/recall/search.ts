@@ -171,6 +171,10 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
       score(view, feedback, masks, acc, false);
       candidates = best(view, acc, want);
     }
+    if (ASKS_ASSISTANT.test(text)) {
+      pullReplies(view, candidates, masks, acc);
+      candidates = best(view, acc, want);
+    }
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
   const out: RecallResult[] = [];
@@ -179,9 +183,11 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     phrases: query.phrases,
     spans,
     latest: terms.length > 0 && asksForLatest(text),
-    firstPerson: terms.length > 0 && FIRST_PERSON.test(text),
+    // "what did you suggest I do": about the assistant's words, though the user says "I".
+    assistant: terms.length > 0 && ASKS_ASSISTANT.test(text),
+    firstPerson: terms.length > 0 && FIRST_PERSON.test(text) && !ASKS_ASSISTANT.test(text),
   };
-  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.firstPerson) {
+  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.firstPerson || asks.assistant) {
     const head = rerank(
       candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) })),
       asks,
@@ -310,12 +316,29 @@ const LATEST_FLOOR = 0.5;
 const FIRST_PERSON_BOOST = 1.2;
 const FIRST_PERSON = /(?<![\w'-])(?:i|my|me|mine|myself)(?=$|[^\w'-]|'(?:m|ve|d|ll)\b)/i;
 
+/**
+ * A question about what the assistant said ("what did you suggest…", "you recommended…", "your
+ * advice"): its answer is in the assistant's words, which often share few words with the question,
+ * while the user's question they answered shares many.
+ */
+const ASKS_ASSISTANT =
+  /(?<![\w'-])(?:(?:did|would|do|could|have|had)\s+you\s+(?:\w+\s+)?(?:suggest|say|propose|recommend|mention|tell|advise|think|decide|conclude|explain|write|come up with|offer|give|list|outline|name|call|pick|choose|describe)|you\s+(?:\w+\s+)?(?:suggested|said|proposed|recommended|mentioned|told|advised|concluded|explained|wrote|came up with|offered|gave|listed|outlined|named|called|picked|chose|described)|your\s+(?:suggestions?|advice|recommendations?|ideas?|proposals?|answer|explanation|list|tips?))(?![\w'-])/i;
+/** The assistant's own words, for a question about them. */
+const ASSISTANT_BOOST = 1.2;
+/** Of the user chunk it answers, the share of the score an assistant reply gets (then ASSISTANT_BOOST). */
+const REPLY_SHARE = 0.9;
+/** Leading user chunks whose replies join. */
+const REPLY_ASKERS = 5;
+/** Docs after a user chunk looked at for its reply (tool calls may come between). */
+const REPLY_REACH = 8;
+
 /** What a question asks of the head's re-ranking. */
 interface HeadAsks {
   phrases: readonly string[];
   spans: readonly TimeSpan[];
   latest: boolean;
   firstPerson: boolean;
+  assistant: boolean;
 }
 
 /**
@@ -332,6 +355,7 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
     if (asks.phrases.some((p) => chunk.text.toLowerCase().includes(p.toLowerCase()))) c.score *= PHRASE_BOOST;
     if (asks.spans.length > 0 && !within(asks.spans, c.time) && namesDateIn(chunk.text, c.time, asks.spans)) c.score *= SPAN_BOOST;
     if (asks.firstPerson && chunk.type === 'user') c.score *= FIRST_PERSON_BOOST;
+    if (asks.assistant && chunk.type === 'assistant') c.score *= ASSISTANT_BOOST;
   }
   if (asks.latest) {
     const best = Math.max(0, ...head.map((h) => h.c.score));
@@ -344,6 +368,42 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
 }
 
 /** A question of a date alone: the span's chunks, what the user said first (a day's requests say what it was about), then newest first. */
+/**
+ * For a question about what the assistant said: the assistant's reply to each of the leading user
+ * chunks (the next assistant chunk of that session, past any tool calls) scores at least
+ * REPLY_SHARE of the chunk it answers. "What did you suggest for the flaky upload test" finds the
+ * user's "the upload test fails one run in ten, what should I do"; the advice after it says "retry
+ * with a fake clock", no word of the question.
+ */
+function pullReplies(view: IndexView, leading: readonly Candidate[], masks: ReadonlyArray<Uint8Array | undefined>, acc: Scores): void {
+  let askers = 0;
+  for (const c of leading) {
+    if (askers >= REPLY_ASKERS) break;
+    const reader = (view.segments[c.segment] as (typeof view.segments)[number]).reader;
+    const kinds = reader.kindPhase();
+    const user = reader.footer.kinds.indexOf('user');
+    if (kindOrdinal(kinds[c.doc] as number) !== user) continue;
+    askers += 1;
+    const assistant = reader.footer.kinds.indexOf('assistant');
+    const sessions = reader.session();
+    const mask = masks[c.segment];
+    const scores = acc.perSegment[c.segment] as Float64Array;
+    for (let d = c.doc + 1; d < Math.min(reader.docs, c.doc + 1 + REPLY_REACH); d++) {
+      if (sessions[d] !== sessions[c.doc]) continue;
+      const kind = kindOrdinal(kinds[d] as number);
+      if (kind === user) break; // the next question: no reply came
+      if (kind !== assistant) continue;
+      if (mask !== undefined && mask[d] !== 1) break;
+      const share = REPLY_SHARE * c.score;
+      if ((scores[d] as number) < share) {
+        if (scores[d] === 0) (acc.touched[c.segment] as number[]).push(d);
+        scores[d] = share;
+      }
+      break;
+    }
+  }
+}
+
 function spanCandidates(view: IndexView, spans: readonly TimeSpan[], masks: ReadonlyArray<Uint8Array | undefined>, want: number): Candidate[] {
   const out: Candidate[] = [];
   view.segments.forEach((s, i) => {

@@ -1121,6 +1121,21 @@ describe('term expansion', () => {
   });
 });
 
+describe('a question about what the assistant said', () => {
+  it("ranks the assistant's reply to the user's matching question first, past a tool call, though it shares no word with the question", async () => {
+    const { store, log } = setup();
+    const asked = chunk('you-asked', 'the upload test fails one run in ten, what should I do about the flaky upload test', { type: 'user' });
+    const tool = chunk('you-tool', 'ran the suite twenty times: 2 failures in upload.test.ts', { type: 'tool', tool: 'Bash' });
+    const reply = chunk('you-reply', 'Freeze time with a fake clock and retry the network call once; the race is in the timer.', { type: 'assistant' });
+    const later = chunk('you-later', 'next: rename the helpers', { type: 'user' });
+    const other = chunk('you-other', 'The upload test now passes with the larger fixture.', { type: 'assistant' });
+    writeChunks(store, 'sess-a', [asked, tool, reply, later, other]);
+    expect(refsOf(await find(store, log, 'what did you suggest I do about the flaky upload test?'))[0]).toBe(reply.id);
+    // Asked about the test itself, the user's words and the tool output lead as before.
+    expect(refsOf(await find(store, log, 'flaky upload test'))[0]).toBe(asked.id);
+  });
+});
+
 describe('a forked session', () => {
   it('returns a saying once when a fork copied its entries (same uuids and text, another session); another saying of the same uuid stays', async () => {
     const { store, log } = setup();
