@@ -127,14 +127,21 @@ const XML_PLACEHOLDER = /^@[\w.]+@$|^\{[\w$.]+\}$/;
 /** `echo` or `printf '%s\n'` at a command's start (also behind Read's or Grep's line prefix), up to its value. */
 const ECHO = `(?:^|[\\s;&|(\`→:])(?:echo|printf)(?:[ \\t]{1,5}-[neE]{1,3}){0,3}(?:[ \\t]{1,5}(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"))?[ \\t]{1,5}`;
 /** A pipe into a command that reads a password from stdin (sudo's options may take values before -S). */
-const STDIN_READER =
-  '[ \\t]{0,5}\\|[^\\n|;&]{0,200}(?:--password-stdin|\\bsudo[ \\t]{1,5}(?:-[A-Za-z]{1,5}(?:[ \\t]{1,5}[^\\s|;&-]\\S{0,40})?[ \\t]{1,5}){0,3}-[A-Za-z]{0,4}S|--stdin\\b|\\bchpasswd\\b|-passin[ \\t]{1,5}stdin)';
+const PASSWORD_READER =
+  '--password-stdin(?![\\w-])|\\bsudo[ \\t]{1,5}(?:-[A-Za-z]{1,5}(?:[ \\t]{1,5}[^\\s|;&-]\\S{0,40})?[ \\t]{1,5}){0,3}-[A-Za-z]{0,4}S(?![\\w-])|\\bpasswd[ \\t][^\\n|;&]{0,60}--stdin(?![\\w-])|\\bchpasswd\\b|-passin[ \\t]{1,5}stdin';
+const STDIN_READER = `[ \\t]{0,5}\\|[^\\n|;&]{0,200}(?:${PASSWORD_READER})`;
 
-/** A command that reads a password from stdin, as a heredoc feeds it. */
-const HEREDOC_READER =
-  '--password-stdin|\\bvault[ \\t]{1,5}login[ \\t]{1,5}-(?=[ \\t]|$)|\\bsudo[ \\t](?:[^\\n|;&]{0,60}[ \\t])?-[A-Za-z]{0,4}S\\b|\\bchpasswd\\b|--stdin\\b|-passin[ \\t]{1,5}stdin';
-const HEREDOC_GATE =
-  /<<[\s\S]{0,400}?(?:--password-stdin|vault|sudo|chpasswd|--stdin|-passin)|(?:--password-stdin|vault|sudo|chpasswd|--stdin|-passin)[^\n]{0,300}<</;
+/**
+ * A command that reads a password from stdin, as a heredoc feeds it: those of STDIN_READER (sudo's
+ * own options only, not `sudo ls -lS`; `passwd --stdin`, not `--stdin-file-path` or `git
+ * hash-object --stdin`) and `vault login -`.
+ */
+const HEREDOC_READER = `${PASSWORD_READER}|\\bvault[ \\t]{1,5}login[ \\t]{1,5}-(?=[ \\t\\r\\n]|$)`;
+/** `name: DB_PASSWORD` (or `"key" = "…"`) and then, after a comma or on the next line, `value:` and its spaces (its group 1: the name's quote). */
+const NAME_VALUE_PAIR = `(?<![A-Za-z0-9_-])["']?(?:name|key)["']?[ \\t]{0,3}[:=][ \\t]{0,3}(["']?)${NAME}\\2[ \\t]{0,3}(?:,[ \\t]{0,3}(?:\\r?\\n[ \\t]{0,40})?|\\r?\\n[ \\t]{0,40}(?:-[ \\t]{1,3})?)["']?value["']?[ \\t]{0,3}[:=][ \\t]{0,3}`;
+const NAME_VALUE_GATE = /(?:name|key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?[\w.-]{0,40}?(?:pass|secret|token|key|credential)/i;
+/** A literal gate (with the `<<` hint): a scan from each `<<` cost C++ stream code 10× its time. */
+const HEREDOC_GATE = /--password-stdin|\bsudo\b|\bpasswd\b|chpasswd|-passin|\bvault[ \t]/;
 /** A heredoc's body that may be a password: not a variable alone (`$DOCKER_PASS`). */
 const heredocValue = (v: string) => !/^\s*["']?\$\{?[A-Za-z_]\w*\}?["']?\s*$/.test(v);
 
@@ -266,12 +273,14 @@ export const RULES: readonly Rule[] = [
     gate: /--password-stdin|--stdin|sudo|chpasswd|-passin/,
   },
   // A heredoc fed to such a command: `docker login --password-stdin <<EOF`, `cat <<'EOF' | vault
-  // login -`, `chpasswd <<END`: its lines up to the closing tag (or a variable alone: not a secret).
+  // login -`, `chpasswd <<END`: its lines up to the closing tag, ten at most (or a variable alone:
+  // not a secret). The body is matched line by line: a scan checking for the tag at every
+  // character cost 300 ms on 1.5 MB of heredocs left open.
   {
     kind: 'password',
     pattern: new RegExp(
-      `(^[^\\n]{0,300}?(?:${HEREDOC_READER})[^\\n]{0,300}?<<-?[ \\t]{0,3}(["']?)([A-Za-z_]\\w{0,20})\\2[^\\n]{0,300}\\n)([^\\n][\\s\\S]{0,1999}?)(?=\\n[ \\t]*\\3[ \\t]*(?:\\r?\\n|$))`,
-      'gm',
+      `((?:${HEREDOC_READER})[^\\n]{0,300}?<<-?[ \\t]{0,3}(["']?)([A-Za-z_]\\w{0,20})\\2[^\\n]{0,300}\\n)([^\\n]{1,200}(?:\\n(?![ \\t]*\\3[ \\t]*(?:\\r?\\n|$))[^\\n]{0,200}){0,9})(?=\\n[ \\t]*\\3[ \\t]*(?:\\r?\\n|$))`,
+      'g',
     ),
     group: 4,
     accept: heredocValue,
@@ -280,8 +289,8 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'password',
     pattern: new RegExp(
-      `(^[^\\n]{0,300}?<<-?[ \\t]{0,3}(["']?)([A-Za-z_]\\w{0,20})\\2[^\\n]{0,300}?(?:${HEREDOC_READER})[^\\n]{0,300}\\n)([^\\n][\\s\\S]{0,1999}?)(?=\\n[ \\t]*\\3[ \\t]*(?:\\r?\\n|$))`,
-      'gm',
+      `(<<-?[ \\t]{0,3}(["']?)([A-Za-z_]\\w{0,20})\\2[^\\n]{0,300}?(?:${HEREDOC_READER})[^\\n]{0,300}\\n)([^\\n]{1,200}(?:\\n(?![ \\t]*\\3[ \\t]*(?:\\r?\\n|$))[^\\n]{0,200}){0,9})(?=\\n[ \\t]*\\3[ \\t]*(?:\\r?\\n|$))`,
+      'g',
     ),
     group: 4,
     accept: heredocValue,
@@ -363,13 +372,14 @@ export const RULES: readonly Rule[] = [
     named: true,
   },
   // "login with password Qz4Nf8TkW1pRx6Ja", "use token 9f8e7d6c5b4a": a password, token or secret
-  // named in prose, right before a random-looking value with a letter and a digit (not "token
-  // count 4096", "the secret ES256-signed", an identifier like `secret_v2_name`).
+  // named in prose, right before a random-looking value with a letter and a digit, in one piece:
+  // not "token count 4096", "the secret ES256-signed", a Kubernetes secret's name
+  // (`get secret db-creds-v2`, `default-token-x7k2p`), "token CVE-2023-45857", `secret_v2_name`.
   {
     kind: 'secret',
     pattern: /(\b(?:password|passwd|passphrase|token|secret)[ \t]{0,3}:?[ \t]{1,3})([A-Za-z0-9_-]{10,200})(?![\w-])/gi,
     group: 2,
-    accept: (v) => looksRandom(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && !/^\w+-[a-z]{3,}$/.test(v) && !/^[A-Za-z]+(?:_[A-Za-z0-9]+)+$/.test(v),
+    accept: (v) => looksRandom(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && !/[-_]/.test(v),
     named: true,
   },
   // "use api key 8a7b6c5d4e3f2a1b0c9d": a key named in prose and given right after its name.
@@ -410,17 +420,24 @@ export const RULES: readonly Rule[] = [
     named: true,
   },
   // A name/value pair whose name is a secret's: Kubernetes' and Compose's `- name: DB_PASSWORD` with
-  // `value: …` on the next line, ECS's and Terraform's `{"name": "API_KEY", "value": "…"}`. Not a
-  // named rule: the value is on another line than the name. Not `valueFrom:`, not a name in prose.
+  // `value: …` on the next line, ECS's and Terraform's `{"name": "API_KEY", "value": "…"}` (also
+  // pretty-printed, as `kubectl … -o json` prints it). Not a named rule: the value is on another
+  // line than the name. Not `valueFrom:`, not a name in prose. A quoted value is a literal with a
+  // digit or a symbol (not `"vault"`, `"HS256"`); an unquoted one must look random (not Terraform's
+  // `var.db_password` or `random_password.root.result`).
   {
     kind: 'secret',
-    pattern: new RegExp(
-      `((?<![A-Za-z0-9_-])["']?(?:name|key)["']?[ \\t]{0,3}[:=][ \\t]{0,3}(["']?)${NAME}\\2[ \\t]{0,3}(?:,[ \\t]{0,3}|\\r?\\n[ \\t]{0,40}(?:-[ \\t]{1,3})?)["']?value["']?[ \\t]{0,3}[:=][ \\t]{0,3}(["']?))([^"'\\s][^"'\\n]{0,499}?)(\\3)(?=[ \\t]{0,20}(?:[,}\\]#]|\\r?$))`,
-      'gim',
-    ),
+    pattern: new RegExp(`(${NAME_VALUE_PAIR}(["']))([^"'\\n]{1,500}?)(\\3)(?=[ \\t]{0,20}(?:[,}\\]#]|\\r?$))`, 'gim'),
     group: 4,
-    accept: (v) => commandValue(v.trimEnd()) && !/^\d+$/.test(v),
-    gate: /(?:name|key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?[\w.-]{0,40}?(?:pass|secret|token|key|credential)/i,
+    accept: (v) => commandValue(v) && v.length >= 6 && /[^A-Za-z]/.test(v) && !/^\d+$/.test(v),
+    gate: NAME_VALUE_GATE,
+  },
+  {
+    kind: 'secret',
+    pattern: new RegExp(`(${NAME_VALUE_PAIR})([^"'\\s,}\\]#]{8,500})(?=[ \\t]{0,20}(?:[,}\\]#]|\\r?$))`, 'gim'),
+    group: 3,
+    accept: looksRandom,
+    gate: NAME_VALUE_GATE,
   },
   // An XML element named for a secret (Maven's settings.xml, Tomcat, .NET configs, WS-Security):
   // <password>…</password> takes any literal, <token> or <secret> a random-looking one (JSX's
@@ -559,8 +576,9 @@ export const RULES: readonly Rule[] = [
     group: 2,
     accept: (v) => {
       const bare = v.replace(/[.!?:]+$/, ''); // what ends a sentence is not what makes it a password
-      // A digit or a symbol, but not only an identifier's `_` (`password = password_ptr`).
-      if (!/[^A-Za-z_]/.test(bare) || /^[A-Za-z_]\w*_\w*$/.test(bare)) return false;
+      // A digit or a symbol, but not only an identifier's `_` (`password = password_ptr`), nor a
+      // pointer, address or variable (`*passwordFlag`, `&cfg.Password`, `@password`), nor an issue key (GH-1234).
+      if (!/[^A-Za-z_]/.test(bare) || /^[A-Za-z_]\w*_\w*$/.test(bare) || /^[*&@$]/.test(bare) || /^[A-Z]{2,10}-\d+$/.test(bare)) return false;
       return commandValue(bare) && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(bare);
     },
     named: true,

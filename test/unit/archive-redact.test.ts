@@ -350,6 +350,12 @@ const POSITIVES: Positive[] = [
     kind: 'secret',
   },
   {
+    name: 'a name/value pair pretty-printed, as kubectl -o json and the AWS CLI print it',
+    text: '        "environment": [\n            {\n                "name": "DB_PASSWORD",\n                "value": "Xk29vLmq77"\n            }\n        ]',
+    secrets: ['Xk29vLmq77'],
+    kind: 'secret',
+  },
+  {
     name: 'a short password at the end of a YAML line, Go and Makefile assignments, SetEnvironmentVariable',
     text: 'password: hunter2\n  db_password: S3cret!  # prod\napiKey := "k9f8e7d6c5"\nTOKEN ?= Tk0987654321ab\n[System.Environment]::SetEnvironmentVariable("API_KEY", "winKey12345")',
     secrets: ['hunter2', 'S3cret!', 'k9f8e7d6c5', 'Tk0987654321ab', 'winKey12345'],
@@ -373,6 +379,22 @@ const POSITIVES: Positive[] = [
 const npmIntegrity = 'sha512-Gx7Ai6T3zT1hpFfL6rKvmLm+Vuc0nHv1Yc4bC3Rz1NmWQq8EJFkLu7q1k3VbD8FyGUb2v0LlYbZkwEGo/fF7aQ==';
 
 const NEGATIVES: Array<[string, string]> = [
+  [
+    'heredocs fed to formatters and git (--stdin-file-path, --stdin), sudo running a command whose flag ends in S',
+    "npx biome format --stdin-file-path=src/app.ts <<'EOF'\nexport function add(a: number, b: number) { return a + b }\nEOF\nnpx prettier --stdin-filepath x.ts <<EOF\nconst x = 1\nEOF\ngit hash-object -w --stdin <<EOF\nhello world\nEOF\nsudo ls -lS /var/log <<EOF\nfoo bar baz\nEOF\necho 'hello there' | git hash-object --stdin",
+  ],
+  [
+    'Terraform name/value pairs whose value is a reference, and values that are words',
+    'set {\n  name  = "auth.password"\n  value = var.db_password\n}\nset_sensitive {\n  name  = "auth.rootPassword"\n  value = random_password.root.result\n}\n{ name = "DB_PASSWORD", value = aws_db_instance.main.password },\n- name: SECRET_BACKEND\n  value: vault\n- name: JWT_SECRET_ALGO\n  value: "HS256"',
+  ],
+  [
+    'Kubernetes secret names, CVE ids and model names after "secret" or "token" in prose',
+    'kubectl get secret db-creds-v2 -o yaml\nkubectl describe secret default-token-x7k2p\nkubectl delete secret regcred-2024\nthe CSRF token CVE-2023-45857 was fixed\ncount cost per token gpt-4o-2024-08-06',
+  ],
+  [
+    'a password assigned a pointer, an address, an SQL variable or an issue key',
+    '\tpassword := *passwordFlag\n\tpassword := &cfg.Password\npassword = @password\nFix reset password: GH-1234',
+  ],
   [
     'a password heredoc holding a variable, a heredoc fed to no password reader, secrets and tokens in prose without a value',
     'docker login --password-stdin <<EOF\n$DOCKER_PASS\nEOF\ncat <<EOF > config.yml\nname: app\nEOF\ntoken count 4096\nthe secret ES256-signed\nuse token secret_v2_name here\nmax token limit 128000',
