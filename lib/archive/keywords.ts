@@ -249,7 +249,8 @@ function computeWordTerms(word: string): string[] {
 /** The terms of a word's part between CJK runs, without the joiners that tied it to them. */
 function otherTerms(part: string): string[] {
   const bare = part.replace(/^[.\-/]+|[.\-/]+$/g, '');
-  return bare === '' ? [] : computeWordTerms(bare);
+  // A blob beside a CJK word is still a blob.
+  return bare === '' || bare.length > MAX_WORD ? [] : computeWordTerms(bare);
 }
 
 /** Terms for a query: the same tokenizer, without repeats. */

@@ -53,6 +53,8 @@ function transcriptIdentity(file: string): TranscriptIdentity {
     let restBytes = 0;
     let skipping = false;
     let decoded = 0;
+    // The start of each long line passed over: its keys before `message` name the session too.
+    const heads: string[] = [];
     for (let position = 0; decoded < IDENTITY_SCAN_BYTES && position < SKIP_SCAN_BYTES; ) {
       const n = readSync(fd, buffer, 0, buffer.length, position);
       if (n === 0) break;
@@ -80,6 +82,7 @@ function transcriptIdentity(file: string): TranscriptIdentity {
         rest.push(piece);
         restBytes += piece.length;
         if (restBytes > LONG_LINE_BYTES) {
+          if (heads.length < 4) heads.push(Buffer.concat(rest).subarray(0, HEAD_BYTES).toString('utf8'));
           skipping = true;
           rest = [];
           restBytes = 0;
@@ -93,10 +96,38 @@ function transcriptIdentity(file: string): TranscriptIdentity {
       for (const line of whole.toString('utf8').split('\n')) if (noteIdentity(line, found)) return found;
     }
     if (!skipping) noteIdentity(Buffer.concat(rest).toString('utf8'), found);
+    for (const head of heads) noteHead(head, found);
   } finally {
     closeSync(fd);
   }
   return found;
+}
+
+/** Bytes of a long line kept for its top-level keys. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * What the start of a line too long to parse says, for what its whole lines did not: the client
+ * writes sessionId and cwd before message, so they are read there and nowhere after it (the
+ * message may quote another transcript).
+ */
+function noteHead(head: string, found: TranscriptIdentity): void {
+  const at = head.indexOf('"message"');
+  const keys = at === -1 ? head : head.slice(0, at);
+  const value = (key: string): string | undefined => {
+    const m = new RegExp(`"${key}"\\s*:\\s*("(?:[^"\\\\]|\\\\.){1,4096}")`).exec(keys);
+    try {
+      const v = m?.[1] === undefined ? undefined : (JSON.parse(m[1]) as string);
+      return v === '' ? undefined : v;
+    } catch {
+      return undefined;
+    }
+  };
+  const sessionId = found.sessionId ?? value('sessionId');
+  const cwd = found.cwd ?? value('cwd');
+  if (sessionId !== undefined) found.sessionId = sessionId;
+  if (cwd !== undefined) found.cwd = cwd;
+  if (/"type"\s*:\s*"(?:user|assistant)"/.test(keys) && at !== -1) found.messages = true;
 }
 
 const IDENTITY_SCAN_BYTES = 4 * 1024 * 1024;

@@ -3,6 +3,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir, type Env } from '../runtime/paths.ts';
+import { cwdOption } from '../runtime/store.ts';
 import { allTranscripts, ingestFiles } from './archive-commands.ts';
 import { flagBool, flagString, parseArgs, UsageError } from './args.ts';
 import { cliEnv, err, noPositional, out, runCli } from './cli-runtime.ts';
@@ -66,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
     case 'doctor': {
       const p = parseArgs(rest, { booleans: ['json'], values: ['cwd'] });
       noPositional(p, 'doctor');
-      const report = doctor({ env, configDir: config, cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), now, packageRoot: root });
+      const report = doctor({ env, configDir: config, cwd: cwdOption(flagString(p, 'cwd')), now, packageRoot: root });
       if (flagBool(p, 'json')) out(JSON.stringify({ ok: report.ok, problems: report.problems }));
       else {
         for (const n of report.notes) out(`  ${n}`);
@@ -78,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
     case 'status': {
       const p = parseArgs(rest, { booleans: ['json'], values: ['session', 'cwd'] });
       noPositional(p, 'status');
-      const report = status({ env, cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), sessionId: flagString(p, 'session'), now });
+      const report = status({ env, cwd: cwdOption(flagString(p, 'cwd')), sessionId: flagString(p, 'session'), now });
       out(flagBool(p, 'json') ? JSON.stringify(report) : renderStatus(report));
       return 0;
     }
@@ -90,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
       const files = all ? allTranscripts(env) : [resolve(p.positional[0] as string)];
       const cwd = flagString(p, 'cwd');
       const { summary, busy } = await ingestFiles(cliEnv(env, now), files, {
-        cwd: cwd === undefined ? undefined : resolve(cwd),
+        cwd: cwd === undefined ? undefined : cwdOption(cwd),
         ledgers: flagBool(p, 'ledgers'),
       });
       out(flagBool(p, 'json') ? JSON.stringify(summary) : `${summary.sessions} session(s): ${summary.chunksAdded} chunks added, ${summary.chunksTotal} stored`);
@@ -109,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
     case 'reindex': {
       const p = parseArgs(rest, { booleans: ['all', 'json'], values: ['cwd'] });
       noPositional(p, 'reindex');
-      const r = await reindexCommand(cliEnv(env, now), { cwd: resolve(flagString(p, 'cwd') ?? process.cwd()), all: flagBool(p, 'all') });
+      const r = await reindexCommand(cliEnv(env, now), { cwd: cwdOption(flagString(p, 'cwd')), all: flagBool(p, 'all') });
       out(
         flagBool(p, 'json')
           ? JSON.stringify(r)

@@ -1,12 +1,11 @@
 // The search commands: `ctxl recall`, `ctxl show`, `ctxl timeline`. The whole CLI (main.ts) runs
 // them, and so does the small search program (search-main.ts) that dist/cli.mjs starts for them: a
 // recall then loads and initialises half the code (~3 ms of a ~65 ms recall at 10,000 chunks).
-import { resolve } from 'node:path';
 import { isRecallView, recallMarkdown, recallQuery, showMarkdown } from '../recall/recall.ts';
 import { renderResults } from '../recall/render.ts';
 import { projectTimeline, timelineMarkdown, type ViewEnv } from '../recall/views.ts';
 import type { Env } from '../runtime/paths.ts';
-import { findProjectRoot } from '../runtime/store.ts';
+import { cwdOption, findProjectRoot } from '../runtime/store.ts';
 import { flagBool, flagString, parseArgs, UsageError } from './args.ts';
 import { type CliEnv, cliEnv, noPositional } from './cli-runtime.ts';
 
@@ -22,7 +21,7 @@ export async function searchCommand(command: string, rest: readonly string[], en
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit takes a whole number from 1 to 1000');
       if (words.length === 0) throw new UsageError('recall needs a query, e.g. ctxl recall timeout config');
       return recallCommand(cliEnv(env, now), words, {
-        cwd: resolve(flagString(p, 'cwd') ?? process.cwd()),
+        cwd: cwdOption(flagString(p, 'cwd')),
         allProjects: flagBool(p, 'all-projects'),
         limit,
         json: flagBool(p, 'json'),
@@ -38,7 +37,7 @@ export async function searchCommand(command: string, rest: readonly string[], en
       const p = parseArgs(rest, { booleans: ['json'], values: ['cwd'] });
       noPositional(p, 'timeline');
       const c = cliEnv(env, now);
-      const view = { store: c.store, log: c.log, now, projectRoot: findProjectRoot(resolve(flagString(p, 'cwd') ?? process.cwd())).root };
+      const view = { store: c.store, log: c.log, now, projectRoot: findProjectRoot(cwdOption(flagString(p, 'cwd'))).root };
       c.out(flagBool(p, 'json') ? timelineJson(view) : timelineMarkdown({ ...view, maxChars: 1e9 }));
       return 0;
     }
@@ -82,7 +81,7 @@ export async function recallCommand(cli: CliEnv, words: readonly string[], optio
   return 0;
 }
 
-/** `ctxl timeline --json`, also what `ctxl recall timeline --json` prints. */
+/** `ctxl timeline --json`: the project and its sessions' phase spans. */
 function timelineJson(view: ViewEnv): string {
   return JSON.stringify({ project: view.projectRoot, sessions: projectTimeline(view) });
 }

@@ -4,7 +4,7 @@
 // decision (a later decision names the ones it supersedes; the old file is never edited).
 // Failure to write (a read-only checkout, a file where a folder should be) is logged once per
 // process and never stops the data-dir copy, which is the one the plugin reads.
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Config } from '../runtime/config.ts';
 import type { Logger } from '../runtime/log.ts';
 import { ensureDir, pathExists, writeFileAtomic } from '../runtime/store.ts';
@@ -18,7 +18,8 @@ export interface ProjectMemory {
 }
 
 export function projectMemory(projectRoot: string, config: Pick<Config, 'projectMemory' | 'projectMemoryDir'>): ProjectMemory | undefined {
-  if (!config.projectMemory) return undefined;
+  // A project that is no folder here (a Windows session's C:\… read on Linux) has no L3 to write.
+  if (!config.projectMemory || !isAbsolute(projectRoot)) return undefined;
   return { root: join(projectRoot, config.projectMemoryDir), projectRoot };
 }
 

@@ -307,6 +307,11 @@ export function findProjectRoot(cwd: string): { root: string; git: boolean } {
   }
 }
 
+/** A `--cwd` value as a path: resolved here, but a Windows path read elsewhere kept as it is (see findProjectRoot). */
+export function cwdOption(value: string | undefined): string {
+  return value !== undefined && !isAbsolute(value) && FOREIGN_ABSOLUTE.test(value) ? value : resolve(value ?? process.cwd());
+}
+
 /** `C:\\…`, `C:/…`, `\\\\server\\share\\…`: an absolute path on Windows. */
 const FOREIGN_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\[^\\]+\\)/;
 

@@ -849,6 +849,8 @@ describe('tokenize', () => {
     // A sentence longer than the longest word indexed is no blob: it is indexed.
     expect(tokenize('很'.repeat(200))).toHaveLength(199);
     expect(tokenize('x'.repeat(200))).toEqual([]);
+    // A blob joined to a CJK word is still no term.
+    expect(tokenize(`证书/${'QUJD'.repeat(60)}`)).toEqual(['证书']);
   });
 
   it('repeats terms for term frequency; query terms do not', () => {

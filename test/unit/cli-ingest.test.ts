@@ -225,6 +225,27 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(readdirSync(join(t.data, 'sessions'))).toEqual([sid]);
   }, 30_000);
 
+  it('a transcript of long lines only (each over 1 MB) is the session its lines name, read from their start', async () => {
+    const t = setup();
+    const sid = 's-long-lines';
+    const line = (uuid: string) =>
+      JSON.stringify({
+        type: 'user',
+        sessionId: sid,
+        cwd: t.project,
+        uuid,
+        timestamp: '2026-11-01T09:00:00.000Z',
+        message: { role: 'user', content: `log ${'word '.repeat(300_000)}` },
+      });
+    const one = join(t.project, '..', 'one-line.jsonl');
+    writeFileSync(one, `${line('u-1')}\n`);
+    const two = join(t.project, '..', 'renamed-copy.jsonl');
+    writeFileSync(two, `${line('u-2')}\n${line('u-3')}\n`);
+    expect((await ingestFiles(t.cli, [one], { cwd: t.project })).summary.sessions).toBe(1);
+    await ingestFiles(t.cli, [two], { cwd: t.project });
+    expect(readdirSync(join(t.data, 'sessions'))).toEqual([sid]);
+  }, 30_000);
+
   it('messages where no line names a session are the session of the file name (a file of no message is no transcript)', async () => {
     const t = setup();
     const line = (uuid: string, text: string) =>

@@ -7,8 +7,9 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { projectMemory } from '../../lib/phase/project-memory.ts';
 import { OWNERLESS_MS, processGone, STALE_MS, thisProcess } from '../../lib/runtime/lock.ts';
-import { findProjectRoot, openStore, writeFileAtomic } from '../../lib/runtime/store.ts';
+import { cwdOption, findProjectRoot, openStore, writeFileAtomic } from '../../lib/runtime/store.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
@@ -369,6 +370,10 @@ describe('findProjectRoot', () => {
     expect(findProjectRoot('C:\\Users\\Bob\\proj\\')).toEqual({ root: 'C:\\Users\\Bob\\proj', git: false });
     expect(findProjectRoot('D:/src/app')).toEqual({ root: 'D:/src/app', git: false });
     expect(findProjectRoot('\\\\server\\share\\proj')).toEqual({ root: '\\\\server\\share\\proj', git: false });
+    // As a --cwd value too (not resolved under this folder), and no L3 is written into such a project.
+    expect(cwdOption('C:\\Users\\Bob\\proj')).toBe('C:\\Users\\Bob\\proj');
+    expect(cwdOption('sub')).toBe(resolve('sub'));
+    expect(projectMemory('C:\\Users\\Bob\\proj', { projectMemory: true, projectMemoryDir: 'docs/memory' })).toBeUndefined();
   });
 
   it('maps a worktree (a .git file naming <main>/.git/worktrees/<name>) to the main repository', () => {
