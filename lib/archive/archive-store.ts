@@ -4,7 +4,7 @@
 // PostToolUse (no transcript uuids yet) gains the uuids when the transcript entry is archived.
 import { join } from 'node:path';
 import type { Store } from '../runtime/store.ts';
-import { ensureDir, listDir, pathExists, readTextFile, removePath, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { ensureDir, listDir, pathExists, readTextFile, removePath, removeStaleTemps, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { type Chunk, parseChunk, renderChunk } from './chunk-file.ts';
 import { toolPartId, UNNAMED_TOOL } from './chunker.ts';
 
@@ -84,6 +84,22 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     } else writes[i] = w;
   };
   const firstParts = new Map<string, Chunk | undefined>(); // part 1 of a full output, read once per call
+  /** Part k of a split tool output when its part 1, archived already, was split in fewer than k. */
+  const beyondFirstPart = (chunk: Chunk): boolean => {
+    if (chunk.type !== 'tool' || hash === undefined || chunk.toolUseId === undefined || chunk.part === undefined || chunk.part[0] === 1) return false;
+    const firstId = toolPartId(hash, sessionId, chunk.toolUseId, 0);
+    const firstFile = join(dir, `${firstId}.md`);
+    const i = at.get(firstId);
+    let first = i !== undefined ? writes[i]?.chunk : writer?.pending.get(firstFile);
+    if (first === undefined) {
+      if (!firstParts.has(firstId)) {
+        const found = readChunk(store, sessionId, firstId);
+        firstParts.set(firstId, found?.ok === true ? found.chunk : undefined);
+      }
+      first = firstParts.get(firstId);
+    }
+    return first !== undefined && (first.part?.[1] ?? 1) < chunk.part[0];
+  };
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
     // Most chunks are new: an existence check costs less than a failed read (an exception each).
@@ -92,6 +108,13 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     const existing = queued !== undefined || !(writer?.exists(file) ?? pathExists(file)) ? undefined : readTextFile(file);
     const parsed = queued !== undefined ? { ok: true as const, chunk: queued } : existing === undefined ? undefined : parseChunk(existing);
     if (parsed?.ok !== true) {
+      // A later part of an output another writer archived in fewer parts (PostToolUse from the
+      // tool's own text, the transcript in Read's numbered lines, which run longer): that copy
+      // holds its text already; added, it would hold the end of the output twice.
+      if (fullOutput !== true && beyondFirstPart(chunk)) {
+        result.unchanged += 1;
+        continue;
+      }
       // New, or corrupt (replaced by the fresh one).
       write(chunk.id, file, fromFirstPart === true ? fromFirstPartOf(store, sessionId, chunk, hash, writes, firstParts) : chunk, true);
       result.added += 1;
@@ -138,8 +161,9 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     // the transcript's uuids, to every part of a split output.
     // PostToolUse archives before the phase of the call is known: the transcript pass brings it.
     const phase = old.phase === 'unknown' ? chunk.phase : old.phase;
-    write(chunk.id, file, { ...old, phase, sourceUuids: merge(old.sourceUuids, chunk.sourceUuids) });
-    result.updated += 1;
+    // The other parts first, the first part last: a run killed in between finds the first part
+    // without the uuids and does it all again (the first part written first, the run that found
+    // it holding them never gave them to the parts after it).
     if (hash !== undefined && old.part !== undefined && old.toolUseId !== undefined && old.part[0] === 1) {
       for (let k = 1; k < old.part[1]; k++) {
         const id = toolPartId(hash, sessionId, old.toolUseId, k);
@@ -153,6 +177,8 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
         }
       }
     }
+    write(chunk.id, file, { ...old, phase, sourceUuids: merge(old.sourceUuids, chunk.sourceUuids) });
+    result.updated += 1;
   }
   if (writes.length === 0) return result;
   // A new chunk is listed first, then written: a crash in between leaves an id whose file is missing
@@ -256,7 +282,7 @@ export function tempLeftovers(dir: string, now: number): string[] {
     });
 }
 
-/** Remove a session's temp leftovers (see tempLeftovers); returns how many. */
+/** Remove a session's temp leftovers (see tempLeftovers), and its state files' and ledgers'; returns how many. */
 export function removeTempLeftovers(store: Store, sessionId: string, now: number): number {
   let removed = 0;
   for (const file of tempLeftovers(archiveDir(store, sessionId), now)) {
@@ -265,6 +291,9 @@ export function removeTempLeftovers(store: Store, sessionId: string, now: number
       removed += 1;
     } catch {}
   }
+  // cursor.json, phase.json, steering.json… and the ledgers: written the same way.
+  removed += removeStaleTemps(store.path('sessions', sessionId), now);
+  removed += removeStaleTemps(store.path('sessions', sessionId, 'ledgers'), now);
   return removed;
 }
 

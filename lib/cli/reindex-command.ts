@@ -10,7 +10,7 @@ import { refreshIndex } from '../index/refresh.ts';
 import { tagPhase } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { archiveStats } from '../recall/recall.ts';
-import { findProjectRoot, listDir, pathExists, removePath, renamePath, statSafe } from '../runtime/store.ts';
+import { findProjectRoot, listDir, pathExists, removePath, removeStaleTemps, renamePath, statSafe } from '../runtime/store.ts';
 import { readSession, rearchiveSession, type SessionEnv } from '../session/session-files.ts';
 import type { CliEnv } from './cli-runtime.ts';
 
@@ -31,6 +31,7 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
   if (!done.complete) throw new Error('the index is busy (another process holds its lock); try again');
   let temps = 0;
   for (const id of listDir(cli.store.path('sessions'))) temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
+  temps += removeStaleTemps(cli.store.path('jobs'), cli.now.getTime());
   if (temps > 0) cli.log.info(`reindex: removed ${temps} temporary file(s) left by killed writers`);
   const restored = await restoreDamaged(cli, bad);
   if (restored > 0) await refreshIndex(cli.store, cli.log, { waitMs: 60_000 });

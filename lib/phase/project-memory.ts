@@ -7,7 +7,7 @@
 import { isAbsolute, join, relative } from 'node:path';
 import type { Config } from '../runtime/config.ts';
 import type { Logger } from '../runtime/log.ts';
-import { ensureDir, pathExists, writeFileAtomic } from '../runtime/store.ts';
+import { ensureDir, pathExists, removeStaleTemps, writeFileAtomic } from '../runtime/store.ts';
 import type { DecisionRecord } from './phase-store.ts';
 
 export const L3_VERSION = 1;
@@ -22,6 +22,9 @@ export function projectMemory(projectRoot: string, config: Pick<Config, 'project
   if (!config.projectMemory || !isAbsolute(projectRoot)) return undefined;
   return { root: join(projectRoot, config.projectMemoryDir), projectRoot };
 }
+
+/** Folders of L3 swept of temporary leftovers by this process. */
+const swept = new Set<string>();
 
 const README = `# Project memory
 
@@ -42,10 +45,16 @@ in \`.claude/context-lifecycle.json\`; everything keeps working from the plugin'
 let failed = false;
 
 /** Write one file of L3; returns its path relative to the project, or undefined if it could not. */
-export function writeProjectFile(memory: ProjectMemory, rel: string, text: string, log: Logger): string | undefined {
+export function writeProjectFile(memory: ProjectMemory, rel: string, text: string, log: Logger, now = Date.now()): string | undefined {
   const file = join(memory.root, rel);
   try {
     ensureDir(join(file, '..'), 0o755);
+    // What a writer killed mid-write left beside it would be committed with the repository.
+    for (const dir of [memory.root, join(file, '..')]) {
+      if (swept.has(dir)) continue;
+      swept.add(dir);
+      removeStaleTemps(dir, now);
+    }
     const readme = join(memory.root, 'README.md');
     if (!pathExists(readme)) writeFileAtomic(readme, README, { mode: 0o644 });
     writeFileAtomic(file, text, { mode: 0o644 });

@@ -127,6 +127,33 @@ export function openStore(root: string, log: Logger): Store {
 let tmpCounter = 0;
 
 /** Temp file in the same directory, then rename: a reader sees the old or the new file, never half. */
+/** The temporary name writeFileAtomic writes to: `<file>.<pid>.<n>.<time>.tmp`. */
+const WRITE_TEMP = /\.\d+\.\d+\.[0-9a-z]+\.tmp$/;
+/** A temporary file older than this is a killed writer's; a younger one may be a live writer's. */
+export const STALE_TEMP_MS = 10 * 60_000;
+
+/** Remove what writers killed mid-write left in `dir` (our temporary names only, older than STALE_TEMP_MS); returns how many. */
+export function removeStaleTemps(dir: string, now: number): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!WRITE_TEMP.test(name)) continue;
+    const file = join(dir, name);
+    const stat = statSafe(file);
+    if (stat?.isFile() !== true || now - stat.mtimeMs <= STALE_TEMP_MS) continue;
+    try {
+      unlinkSync(file);
+      removed += 1;
+    } catch {}
+  }
+  return removed;
+}
+
 export function writeFileAtomic(file: string, data: string | Uint8Array, options?: { mode?: number; fsync?: boolean }): void {
   // pid + counter is unique among live processes; node:crypto would cost a hook ~2 ms to load.
   const tmp = `${file}.${process.pid}.${++tmpCounter}.${Date.now().toString(36)}.tmp`;

@@ -7,9 +7,9 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { projectMemory } from '../../lib/phase/project-memory.ts';
+import { projectMemory, writeProjectFile } from '../../lib/phase/project-memory.ts';
 import { OWNERLESS_MS, processGone, STALE_MS, thisProcess } from '../../lib/runtime/lock.ts';
-import { cwdOption, findProjectRoot, openStore, writeFileAtomic } from '../../lib/runtime/store.ts';
+import { cwdOption, findProjectRoot, openStore, removeStaleTemps, writeFileAtomic } from '../../lib/runtime/store.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
@@ -353,6 +353,32 @@ describe('the transcript cursor under contention (compiled Stop hooks)', () => {
 
   it('a Stop run recovers a stale cursor lock left by a killed process', () => {
     stopPastLock('stale', STALE_MS + 5_000);
+  });
+});
+
+describe('temporary files of killed writers', () => {
+  it('are removed from L3 when the next file is written there, and by reindex from a session: ours and old only', () => {
+    const root = tempDir();
+    const memory = { root: join(root, 'docs', 'memory'), projectRoot: root };
+    const decisions = join(memory.root, 'decisions');
+    mkdirSync(decisions, { recursive: true });
+    const old = join(decisions, 'D-1.md.4242.3.lx0abc.tmp');
+    const fresh = join(decisions, 'D-2.md.4243.1.lx0abd.tmp');
+    const users = join(decisions, 'notes.tmp');
+    for (const f of [old, fresh, users]) writeFileSync(f, 'x');
+    const then = (Date.now() - 20 * 60_000) / 1000;
+    utimesSync(old, then, then);
+    utimesSync(users, then, then);
+    expect(writeProjectFile(memory, 'decisions/D-3.md', 'text', captureLogger())).toBe(join('docs', 'memory', 'decisions', 'D-3.md'));
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    expect(existsSync(users)).toBe(true);
+    // The same rule for a data folder.
+    const dir = join(root, 'jobs');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'j.json.1.1.a.tmp'), 'x');
+    utimesSync(join(dir, 'j.json.1.1.a.tmp'), then, then);
+    expect(removeStaleTemps(dir, Date.now())).toBe(1);
   });
 });
 

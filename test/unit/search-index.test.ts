@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogFile, chunkPath, writeChunks } from '../../lib/archive/archive-store.ts';
 import { type Chunk, renderChunk } from '../../lib/archive/chunk-file.ts';
+import { toolPartId } from '../../lib/archive/chunker.ts';
 import { tokenize } from '../../lib/archive/keywords.ts';
 import { concatPostings, SegmentBuilder, TermCounter } from '../../lib/index/builder.ts';
 import { ByteWriter, VarintReader } from '../../lib/index/bytes.ts';
@@ -1118,6 +1119,48 @@ describe('term expansion', () => {
     expect(refsOf(results)).toEqual([plain.id, compound.id]);
     const [a, b] = results.map((r) => r.score) as [number, number];
     expect(b).toBeGreaterThan(a * 0.9);
+  });
+});
+
+describe('writeChunks giving a split output the transcript uuids', () => {
+  it('writes the later parts before the first, so a run killed between them finds the first without the uuids and starts again', () => {
+    const { store } = setup();
+    const hash = (identity: string) => createHash('sha256').update(identity).digest('hex').slice(0, 16);
+    const toolUseId = 'toolu_parts';
+    const part = (k: number, uuids: string[]) =>
+      chunk(`part-${k}`, `output part ${k}`, {
+        type: 'tool',
+        tool: 'Bash',
+        toolUseId,
+        part: [k + 1, 3],
+        sourceUuids: uuids,
+        id: toolPartId(hash, 'sess-a', toolUseId, k),
+      });
+    writeChunks(store, 'sess-a', [part(0, []), part(1, []), part(2, [])], { hash });
+    const order: string[] = [];
+    writeChunks(store, 'sess-a', [part(0, ['use-1', 'result-1'])], { hash, sink: (_sid, c) => order.push(c.id) });
+    expect(order).toEqual([part(1, []).id, part(2, []).id, part(0, []).id]);
+  });
+
+  it("adds no part past the last of an output archived whole in fewer parts (a Read's numbered lines run longer)", () => {
+    const { store } = setup();
+    const hash = (identity: string) => createHash('sha256').update(identity).digest('hex').slice(0, 16);
+    const toolUseId = 'toolu_read';
+    const part = (k: number, of: number, text: string) =>
+      chunk(`read-${k}-${of}`, text, {
+        type: 'tool',
+        tool: 'Read',
+        toolUseId,
+        part: [k + 1, of],
+        sourceUuids: ['use-1', 'result-1'],
+        id: toolPartId(hash, 'sess-a', toolUseId, k),
+      });
+    // PostToolUse: the file's own text, in three parts.
+    expect(writeChunks(store, 'sess-a', [part(0, 3, 'a'), part(1, 3, 'b'), part(2, 3, 'c')], { hash, fullOutput: true }).added).toBe(3);
+    // The transcript pass: the numbered lines, in four; the fourth holds the end again.
+    const r = writeChunks(store, 'sess-a', [part(0, 4, '1→a'), part(1, 4, '2→b'), part(2, 4, '3→c'), part(3, 4, '4→c again')], { hash });
+    expect(r.added).toBe(0);
+    expect(existsSync(chunkPath(store, 'sess-a', part(3, 4, '').id))).toBe(false);
   });
 });
 
