@@ -4,7 +4,7 @@
 // (7+ characters), with minisearch's weights for the last two.
 import { readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
-import { queryTerms, tokenize } from '../archive/keywords.ts';
+import { tokenize } from '../archive/keywords.ts';
 import { type IndexView, openIndex } from '../index/manifest.ts';
 import { refreshIndex } from '../index/refresh.ts';
 import {
@@ -106,6 +106,36 @@ export async function search(query: Query, scope: SearchScope): Promise<RecallRe
   }
 }
 
+/**
+ * A query's terms, each once with how often it was said (up to MAX_REPEAT), the first
+ * MAX_QUERY_TERMS of them: scored once per saying, 6,000 times "alpha" took a /recall hook 23 s,
+ * past its timeout; and a pasted page of code is no keyword search.
+ */
+function distinctTerms(text: string): { terms: string[]; raws: string[]; counts: number[] } {
+  const allRaws: string[] = [];
+  const all = tokenize(text, allRaws);
+  const terms: string[] = [];
+  const raws: string[] = [];
+  const counts: number[] = [];
+  const index = new Map<string, number>();
+  for (let i = 0; i < all.length; i++) {
+    const term = all[i] as string;
+    const at = index.get(term);
+    if (at !== undefined) counts[at] = Math.min(MAX_REPEAT, (counts[at] as number) + 1);
+    else if (terms.length < MAX_QUERY_TERMS) {
+      index.set(term, terms.length);
+      terms.push(term);
+      raws.push(allRaws[i] ?? term);
+      counts.push(1);
+    }
+  }
+  return { terms, raws, counts };
+}
+/** Distinct terms of a query that are searched. */
+const MAX_QUERY_TERMS = 64;
+/** A word said more often than this counts no more. */
+const MAX_REPEAT = 3;
+
 interface Candidate {
   segment: number;
   doc: number;
@@ -116,8 +146,7 @@ interface Candidate {
 function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[] {
   const masks = view.segments.map((s) => docMask(s.reader, s.deleted, query, scope.projectRoot));
   const text = searchText(query);
-  const raws: string[] = [];
-  const terms = tokenize(text, raws);
+  const { terms, raws, counts } = distinctTerms(text);
   // More than `limit`: the head is re-ranked (phrases, dates, "now", the first person), and a result
   // whose chunk file is gone is skipped. The head has a size of its own, so a ranking does not
   // depend on how many results were asked for.
@@ -159,7 +188,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     const intentWords = new Set(added.map((a) => a.term));
     const related = relatedTerms(terms, new Set(framing.keys())).filter((r) => !intentWords.has(r.term));
     const wanted: QueryTerm[] = [
-      ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: framing.get(term) ?? 1, exact: false })),
+      ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: (framing.get(term) ?? 1) * (counts[i] ?? 1), exact: false })),
       ...[...added, ...related].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
     ];
     const acc = newScores(view);
@@ -176,7 +205,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
       candidates = best(view, acc, want);
     }
   }
-  const needles = [...query.phrases.map((p) => p.toLowerCase()), ...queryTerms(text)];
+  const needles = [...query.phrases.map((p) => p.toLowerCase()), ...terms];
   const out: RecallResult[] = [];
   const firstSaying = distinctSayings();
   const asks: HeadAsks = {
@@ -745,6 +774,14 @@ function expansions(view: IndexView, term: string, raw: string): Map<string, num
   const out = new Map<string, number>([[term, 1]]);
   if (raw.length < PREFIX_MIN && term.length < FUZZY_MIN) return out;
   const prefix = raw.length >= PREFIX_MIN && bucketOf(raw) === bucketOf(term) ? raw : undefined;
+  // Near misses mostly stand in for a word the archive does not hold (a typo). For one it holds,
+  // they count a third as much: at full weight, chunks holding only near misses (other tokens,
+  // other names) outranked the one chunk holding the word.
+  const held = view.segments.some((s) => {
+    const head = s.reader.bucket(bucketOf(term));
+    return head !== undefined && findTerm(head.terms, term) >= 0;
+  });
+  const fuzzyWeight = held ? FUZZY_WEIGHT / 3 : FUZZY_WEIGHT;
   const maxDistance = term.length >= FUZZY_MIN ? Math.min(6, Math.round(term.length * 0.15)) : 0;
   const prefixed = new Map<string, number>();
   for (const s of view.segments) {
@@ -763,7 +800,7 @@ function expansions(view: IndexView, term: string, raw: string): Map<string, num
       const t = terms[i] as string;
       if (Math.abs(t.length - term.length) > maxDistance || prefixed.has(t) || t === term) continue;
       const d = editDistance(term, t, maxDistance);
-      if (d > 0 && d <= maxDistance) out.set(t, (FUZZY_WEIGHT * t.length) / (t.length + d));
+      if (d > 0 && d <= maxDistance) out.set(t, (fuzzyWeight * t.length) / (t.length + d));
     }
   }
   // The closest longer forms (then the most frequent): a short stem in a big archive can start

@@ -1107,6 +1107,27 @@ describe('term expansion', () => {
     expect(await find(store, log, 'depl')).toEqual([]);
   });
 
+  it('ranks the one chunk holding a word above chunks holding only its near misses, many of them', async () => {
+    const { store, log } = setup();
+    const filler = 'the build printed some lines about the render queue and the socket buffer';
+    const letters = 'abcdefghijklmnopqrstuvw';
+    const variant = (k: number) => `zqkappa${letters[k % 23]}${letters[Math.floor(k / 23) % 23]}c`;
+    const holder = chunk('fz-holder', `${filler} zqkappawwc ${filler}`, { session: 'sess-a' });
+    const others = Array.from({ length: 8 }, (_, m) =>
+      chunk(
+        `fz-${m}`,
+        `${filler} ${Array.from({ length: 30 }, (_, k) => variant(m * 30 + k))
+          .filter((v) => v !== 'zqkappawwc')
+          .join(' ')}`,
+        { session: 'sess-a' },
+      ),
+    );
+    writeChunks(store, 'sess-a', [holder, ...others]);
+    expect(refsOf(await find(store, log, 'zqkappawwc'))[0]).toBe(holder.id);
+    // A word the archive does not hold still finds its near misses (a typo).
+    expect(await find(store, log, 'zqkappawwq')).not.toEqual([]);
+  });
+
   it('counts a query word once in a doc that holds it in several forms (its best form, a tenth of the rest)', async () => {
     const { store, log } = setup();
     // AccessDenied gives the terms `accessdenied` and `access`: both forms of the word "access".
@@ -1176,6 +1197,22 @@ describe('a question about what the assistant said', () => {
     expect(refsOf(await find(store, log, 'what did you suggest I do about the flaky upload test?'))[0]).toBe(reply.id);
     // Asked about the test itself, the user's words and the tool output lead as before.
     expect(refsOf(await find(store, log, 'flaky upload test'))[0]).toBe(asked.id);
+  });
+});
+
+describe('a long query', () => {
+  it('scores each word once (said again, up to three times its weight) and searches its first 64 distinct words', async () => {
+    const { store, log } = setup();
+    const a = chunk('long-a', 'the pelican queue retries', { session: 'sess-a' });
+    const b = chunk('long-b', 'a walrus in the queue', { session: 'sess-a' });
+    writeChunks(store, 'sess-a', [a, b]);
+    const thrice = await find(store, log, 'pelican pelican pelican queue');
+    const often = await find(store, log, `${'pelican '.repeat(3000)}queue`);
+    expect(often.map((r) => [r.ref, r.score])).toEqual(thrice.map((r) => [r.ref, r.score]));
+    expect(refsOf(await find(store, log, 'pelican queue'))).toEqual(refsOf(thrice));
+    // Past the first 64 distinct words, a word is not searched.
+    const filler = Array.from({ length: 64 }, (_, i) => `filler${i}x`).join(' ');
+    expect(await find(store, log, `${filler} walrus`)).toEqual([]);
   });
 });
 
