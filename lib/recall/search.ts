@@ -551,18 +551,27 @@ function score(view: IndexView, terms: readonly QueryTerm[], masks: ReadonlyArra
       const acc = scores[s] as Float64Array;
       const seen = touched[s] as number[];
       const word = wordScores(acc.length);
-      for (const run of runs(list)) {
-        const { bytes, base } = reader.postings(run[0]?.key ?? '', run[0]?.at ?? 0, run.at(-1)?.at ?? 0);
-        for (const { at, weight, head } of run) {
-          const df = dfs.get(head.terms[at] as string) ?? [0, 0, 0];
-          const idf = [idfOf(n, df[0]), idfOf(n, df[1]), idfOf(n, df[2])] as const;
-          const start = (head.starts[at] as number) - base;
-          const end = (head.ends[at] as number) - base;
-          if (start < 0 || end < start || end > bytes.length)
-            throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} lie outside their bucket`);
-          scorePostings(bytes, start, head.dfs[at] as number, weight, idf, lengths, avg, mask, acc, word, addDocs);
-          // They must end where the head says: a damaged offset would otherwise score a neighbour's postings.
-          if (cursor !== end) throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} end at ${cursor}, their head says ${end}`);
+      // The word's other forms first, into the word's scores; then the word itself, straight into
+      // the query's (most postings are its own: no extra pass over them); then what only the
+      // other forms found.
+      const own = list.filter((h) => h.head.terms[h.at] === term);
+      for (const [runList, ownForm] of [
+        [runs(list.filter((h) => h.head.terms[h.at] !== term)), false],
+        [runs(own), true],
+      ] as const) {
+        for (const run of runList) {
+          const { bytes, base } = reader.postings(run[0]?.key ?? '', run[0]?.at ?? 0, run.at(-1)?.at ?? 0);
+          for (const { at, weight, head } of run) {
+            const df = dfs.get(head.terms[at] as string) ?? [0, 0, 0];
+            const idf = [idfOf(n, df[0]), idfOf(n, df[1]), idfOf(n, df[2])] as const;
+            const start = (head.starts[at] as number) - base;
+            const end = (head.ends[at] as number) - base;
+            if (start < 0 || end < start || end > bytes.length)
+              throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} lie outside their bucket`);
+            scorePostings(bytes, start, head.dfs[at] as number, weight, idf, lengths, avg, mask, acc, seen, word, ownForm, addDocs);
+            // They must end where the head says: a damaged offset would otherwise score a neighbour's postings.
+            if (cursor !== end) throw new IndexCorruptError(`${reader.name}: postings of ${head.terms[at]} end at ${cursor}, their head says ${end}`);
+          }
         }
       }
       addWordScores(word, acc, seen);
@@ -690,7 +699,7 @@ function varint(bytes: Uint8Array): number {
 interface WordScores {
   best: Float64Array;
   sum: Float64Array;
-  /** 1 for a doc in `docs`. */
+  /** 1 for a doc in `docs`, 2 once its own form has counted them. */
   held: Uint8Array;
   docs: number[];
 }
@@ -709,14 +718,16 @@ function wordScores(docs: number): WordScores {
   left.length = 0;
   return wordScratch;
 }
-/** Adds a word's scores to the query's, and clears them for the next word. */
+/** Adds what only a word's other forms found to the query's scores, and clears them for the next word. */
 function addWordScores(word: WordScores, acc: Float64Array, touched: number[]): void {
   const { best, sum, held, docs } = word;
   for (let i = 0; i < docs.length; i++) {
     const doc = docs[i] as number;
-    const top = best[doc] as number;
-    if (acc[doc] === 0) touched.push(doc);
-    acc[doc] = (acc[doc] as number) + top + OTHER_FORMS * ((sum[doc] as number) - top);
+    if (held[doc] === 1) {
+      const top = best[doc] as number;
+      if (acc[doc] === 0) touched.push(doc);
+      acc[doc] = (acc[doc] as number) + top + OTHER_FORMS * ((sum[doc] as number) - top);
+    }
     best[doc] = 0;
     sum[doc] = 0;
     held[doc] = 0;
@@ -734,7 +745,10 @@ function scorePostings(
   avg: readonly number[],
   mask: Uint8Array | undefined,
   acc: Float64Array,
+  touched: number[],
   word: WordScores,
+  /** The word's own form: added to the query's scores at once, with its other forms' if the doc holds some. */
+  ownForm: boolean,
   addDocs: boolean,
 ): void {
   cursor = start;
@@ -755,6 +769,18 @@ function scorePostings(
     // Feedback terms reorder the docs found, they add none.
     if (acc[doc] === 0 && !addDocs) continue;
     const v = weight * sum;
+    if (ownForm) {
+      let add = v;
+      if (word.held[doc] === 1) {
+        const best = word.best[doc] as number;
+        const top = v > best ? v : best;
+        add = top + OTHER_FORMS * ((word.sum[doc] as number) + v - top);
+        word.held[doc] = 2; // counted: addWordScores only clears it
+      }
+      if (acc[doc] === 0) touched.push(doc);
+      acc[doc] = (acc[doc] as number) + add;
+      continue;
+    }
     if (word.held[doc] === 0) {
       word.held[doc] = 1;
       word.docs.push(doc);
