@@ -4,7 +4,7 @@
 // PostToolUse (no transcript uuids yet) gains the uuids when the transcript entry is archived.
 import { join } from 'node:path';
 import type { Store } from '../runtime/store.ts';
-import { ensureDir, listDir, pathExists, readTextFile, removePath, removeStaleTemps, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import { ensureDir, listDir, pathExists, readTextFile, removePath, removeStaleTemps, STALE_TEMP_MS, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { type Chunk, parseChunk, renderChunk } from './chunk-file.ts';
 import { toolPartId, UNNAMED_TOOL } from './chunker.ts';
 
@@ -86,19 +86,8 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
   const firstParts = new Map<string, Chunk | undefined>(); // part 1 of a full output, read once per call
   /** Part k of a split tool output when its part 1, archived already, was split in fewer than k. */
   const beyondFirstPart = (chunk: Chunk): boolean => {
-    if (chunk.type !== 'tool' || hash === undefined || chunk.toolUseId === undefined || chunk.part === undefined || chunk.part[0] === 1) return false;
-    const firstId = toolPartId(hash, sessionId, chunk.toolUseId, 0);
-    const firstFile = join(dir, `${firstId}.md`);
-    const i = at.get(firstId);
-    let first = i !== undefined ? writes[i]?.chunk : writer?.pending.get(firstFile);
-    if (first === undefined) {
-      if (!firstParts.has(firstId)) {
-        const found = readChunk(store, sessionId, firstId);
-        firstParts.set(firstId, found?.ok === true ? found.chunk : undefined);
-      }
-      first = firstParts.get(firstId);
-    }
-    return first !== undefined && (first.part?.[1] ?? 1) < chunk.part[0];
+    const first = firstPartOf(store, sessionId, chunk, hash, writes, firstParts, writer);
+    return first !== undefined && chunk.part !== undefined && (first.part?.[1] ?? 1) < chunk.part[0];
   };
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
@@ -218,17 +207,32 @@ function fromFirstPartOf(
   batch: ReadonlyArray<{ id: string; chunk: Chunk }>,
   read: Map<string, Chunk | undefined>,
 ): Chunk {
-  if (chunk.type !== 'tool' || hash === undefined || chunk.toolUseId === undefined || chunk.part === undefined || chunk.part[0] === 1) return chunk;
-  const firstId = toolPartId(hash, sessionId, chunk.toolUseId, 0);
-  let first = batch.find((w) => w.id === firstId)?.chunk;
-  if (first === undefined) {
-    if (!read.has(firstId)) {
-      const found = readChunk(store, sessionId, firstId);
-      read.set(firstId, found?.ok === true ? found.chunk : undefined);
-    }
-    first = read.get(firstId);
-  }
+  const first = firstPartOf(store, sessionId, chunk, hash, batch, read);
   return first === undefined || first.sourceUuids.length === 0 ? chunk : keepingTranscriptSide(chunk, first);
+}
+
+/**
+ * Part 1 of a later part of a split tool output: from this call's writes, the writer's queue, or
+ * disk (read once per call, into `read`); undefined for part 1 itself or a chunk of no split output.
+ */
+function firstPartOf(
+  store: Store,
+  sessionId: string,
+  chunk: Chunk,
+  hash: ((identity: string) => string) | undefined,
+  batch: ReadonlyArray<{ id: string; chunk: Chunk }>,
+  read: Map<string, Chunk | undefined>,
+  writer?: ChunkWriter,
+): Chunk | undefined {
+  if (chunk.type !== 'tool' || hash === undefined || chunk.toolUseId === undefined || chunk.part === undefined || chunk.part[0] === 1) return undefined;
+  const firstId = toolPartId(hash, sessionId, chunk.toolUseId, 0);
+  const first = batch.find((w) => w.id === firstId)?.chunk ?? writer?.pending.get(join(archiveDir(store, sessionId), `${firstId}.md`));
+  if (first !== undefined) return first;
+  if (!read.has(firstId)) {
+    const found = readChunk(store, sessionId, firstId);
+    read.set(firstId, found?.ok === true ? found.chunk : undefined);
+  }
+  return read.get(firstId);
 }
 
 /**
@@ -266,7 +270,7 @@ export function readChunk(store: Store, sessionId: string, id: string): ReturnTy
 }
 
 /** Temporary files older than this in a chunk folder are a killed writer's: no write takes so long. */
-export const TEMP_LEFTOVER_MS = 10 * 60_000;
+export const TEMP_LEFTOVER_MS = STALE_TEMP_MS;
 
 /**
  * The temporary files a writer killed between its write and its rename left in a chunk folder

@@ -709,30 +709,29 @@ let wordScratch: WordScores = { best: new Float64Array(0), sum: new Float64Array
 function wordScores(docs: number): WordScores {
   if (wordScratch.best.length < docs) wordScratch = { best: new Float64Array(docs), sum: new Float64Array(docs), held: new Uint8Array(docs), docs: [] };
   // Left over when a damaged segment stopped a word half scored (the search is then run again).
-  const { best, sum, held, docs: left } = wordScratch;
-  for (const doc of left) {
+  clearWord(wordScratch);
+  return wordScratch;
+}
+function clearWord({ best, sum, held, docs }: WordScores): void {
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i] as number;
     best[doc] = 0;
     sum[doc] = 0;
     held[doc] = 0;
   }
-  left.length = 0;
-  return wordScratch;
+  docs.length = 0;
 }
 /** Adds what only a word's other forms found to the query's scores, and clears them for the next word. */
 function addWordScores(word: WordScores, acc: Float64Array, touched: number[]): void {
   const { best, sum, held, docs } = word;
   for (let i = 0; i < docs.length; i++) {
     const doc = docs[i] as number;
-    if (held[doc] === 1) {
-      const top = best[doc] as number;
-      if (acc[doc] === 0) touched.push(doc);
-      acc[doc] = (acc[doc] as number) + top + OTHER_FORMS * ((sum[doc] as number) - top);
-    }
-    best[doc] = 0;
-    sum[doc] = 0;
-    held[doc] = 0;
+    if (held[doc] !== 1) continue;
+    const top = best[doc] as number;
+    if (acc[doc] === 0) touched.push(doc);
+    acc[doc] = (acc[doc] as number) + top + OTHER_FORMS * ((sum[doc] as number) - top);
   }
-  docs.length = 0;
+  clearWord(word);
 }
 
 function scorePostings(
