@@ -105,7 +105,9 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
         continue;
       }
       // New, or corrupt (replaced by the fresh one).
-      write(chunk.id, file, fromFirstPart === true ? fromFirstPartOf(store, sessionId, chunk, hash, writes, firstParts) : chunk, true);
+      // A later part of a full output takes what the transcript side knew of its first part (see firstPartOf).
+      const first = fromFirstPart === true ? firstPartOf(store, sessionId, chunk, hash, writes, firstParts) : undefined;
+      write(chunk.id, file, first === undefined || first.sourceUuids.length === 0 ? chunk : keepingTranscriptSide(chunk, first), true);
       result.added += 1;
       continue;
     }
@@ -194,26 +196,12 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
 }
 
 /**
- * A later part of a full output, new on disk, takes the uuids, phase and subagent mark of its first part when the
- * transcript pass has already archived that one (the preview it saw became part 1): without them
- * the parts written after it would carry none, as the transcript pass copies uuids only to parts
- * it finds. `batch`: this call's writes, where part 1 may be too.
- */
-function fromFirstPartOf(
-  store: Store,
-  sessionId: string,
-  chunk: Chunk,
-  hash: ((identity: string) => string) | undefined,
-  batch: ReadonlyArray<{ id: string; chunk: Chunk }>,
-  read: Map<string, Chunk | undefined>,
-): Chunk {
-  const first = firstPartOf(store, sessionId, chunk, hash, batch, read);
-  return first === undefined || first.sourceUuids.length === 0 ? chunk : keepingTranscriptSide(chunk, first);
-}
-
-/**
  * Part 1 of a later part of a split tool output: from this call's writes, the writer's queue, or
  * disk (read once per call, into `read`); undefined for part 1 itself or a chunk of no split output.
+ * A later part of a full output, new on disk, takes the uuids, phase and subagent mark of its first
+ * part when the transcript pass has already archived that one (the preview it saw became part 1):
+ * without them the parts written after it would carry none, as the transcript pass copies uuids
+ * only to parts it finds.
  */
 function firstPartOf(
   store: Store,
