@@ -127,8 +127,11 @@ export function openStore(root: string, log: Logger): Store {
 let tmpCounter = 0;
 
 /** Temp file in the same directory, then rename: a reader sees the old or the new file, never half. */
-/** The temporary name writeFileAtomic writes to: `<file>.<pid>.<n>.<time>.tmp`. */
-const WRITE_TEMP = /\.\d+\.\d+\.[0-9a-z]+\.tmp$/;
+/**
+ * The temporary name writeFileAtomic gives a Markdown or JSON file: `<file>.<pid>.<n>.<time>.tmp`,
+ * the time in base 36 (8 digits until 2059). Nothing wider: L3 sits in the user's repository.
+ */
+const WRITE_TEMP = /\.(?:md|json|jsonl)\.\d{1,10}\.\d{1,10}\.[0-9a-z]{8,9}\.tmp$/;
 /** A temporary file older than this is a killed writer's; a younger one may be a live writer's. */
 export const STALE_TEMP_MS = 10 * 60_000;
 
