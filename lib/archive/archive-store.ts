@@ -84,9 +84,14 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     } else writes[i] = w;
   };
   const firstParts = new Map<string, Chunk | undefined>(); // part 1 of a full output, read once per call
+  /** A chunk this call writes already. */
+  const inBatch = (id: string): Chunk | undefined => {
+    const i = at.get(id);
+    return i === undefined ? undefined : writes[i]?.chunk;
+  };
   /** Part k of a split tool output when its part 1, archived already, was split in fewer than k. */
   const beyondFirstPart = (chunk: Chunk): boolean => {
-    const first = firstPartOf(store, sessionId, chunk, hash, writes, firstParts, writer);
+    const first = firstPartOf(store, sessionId, chunk, hash, inBatch, firstParts, writer);
     return first !== undefined && chunk.part !== undefined && (first.part?.[1] ?? 1) < chunk.part[0];
   };
   for (const chunk of chunks) {
@@ -106,7 +111,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       }
       // New, or corrupt (replaced by the fresh one).
       // A later part of a full output takes what the transcript side knew of its first part (see firstPartOf).
-      const first = fromFirstPart === true ? firstPartOf(store, sessionId, chunk, hash, writes, firstParts) : undefined;
+      const first = fromFirstPart === true ? firstPartOf(store, sessionId, chunk, hash, inBatch, firstParts) : undefined;
       write(chunk.id, file, first === undefined || first.sourceUuids.length === 0 ? chunk : keepingTranscriptSide(chunk, first), true);
       result.added += 1;
       continue;
@@ -208,13 +213,13 @@ function firstPartOf(
   sessionId: string,
   chunk: Chunk,
   hash: ((identity: string) => string) | undefined,
-  batch: ReadonlyArray<{ id: string; chunk: Chunk }>,
+  inBatch: (id: string) => Chunk | undefined,
   read: Map<string, Chunk | undefined>,
   writer?: ChunkWriter,
 ): Chunk | undefined {
   if (chunk.type !== 'tool' || hash === undefined || chunk.toolUseId === undefined || chunk.part === undefined || chunk.part[0] === 1) return undefined;
   const firstId = toolPartId(hash, sessionId, chunk.toolUseId, 0);
-  const first = batch.find((w) => w.id === firstId)?.chunk ?? writer?.pending.get(join(archiveDir(store, sessionId), `${firstId}.md`));
+  const first = inBatch(firstId) ?? writer?.pending.get(join(archiveDir(store, sessionId), `${firstId}.md`));
   if (first !== undefined) return first;
   if (!read.has(firstId)) {
     const found = readChunk(store, sessionId, firstId);

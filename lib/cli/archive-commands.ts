@@ -59,25 +59,15 @@ function transcriptIdentity(file: string): TranscriptIdentity {
       const n = readSync(fd, buffer, 0, buffer.length, position);
       if (n === 0) break;
       position += n;
-      const piece = Buffer.from(buffer.subarray(0, n));
-      const last = piece.lastIndexOf(0x0a);
+      let piece = Buffer.from(buffer.subarray(0, n));
       if (skipping) {
-        if (last === -1) continue;
-        // The long line ends here: what follows its newline starts the next line.
+        const end = piece.indexOf(0x0a);
+        if (end === -1) continue;
+        // The long line ends here: the next line starts after its newline.
         skipping = false;
-        const after = piece.subarray(piece.indexOf(0x0a) + 1);
-        const tail = after.lastIndexOf(0x0a);
-        if (tail === -1) {
-          rest = [after];
-          restBytes = after.length;
-          continue;
-        }
-        decoded += tail;
-        for (const line of after.subarray(0, tail).toString('utf8').split('\n')) if (noteIdentity(line, found)) return found;
-        rest = [after.subarray(tail + 1)];
-        restBytes = rest[0]?.length ?? 0;
-        continue;
+        piece = piece.subarray(end + 1);
       }
+      const last = piece.lastIndexOf(0x0a);
       if (last === -1) {
         rest.push(piece);
         restBytes += piece.length;

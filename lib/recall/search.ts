@@ -147,6 +147,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
   const masks = view.segments.map((s) => docMask(s.reader, s.deleted, query, scope.projectRoot));
   const text = searchText(query);
   const { terms, raws, counts } = distinctTerms(text);
+  const aboutAssistant = terms.length > 0 && ASKS_ASSISTANT.test(text);
   // More than `limit`: the head is re-ranked (phrases, dates, "now", the first person), and a result
   // whose chunk file is gone is skipped. The head has a size of its own, so a ranking does not
   // depend on how many results were asked for.
@@ -200,7 +201,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
       score(view, feedback, masks, acc, false);
       candidates = best(view, acc, want);
     }
-    if (ASKS_ASSISTANT.test(text)) {
+    if (aboutAssistant) {
       pullReplies(view, candidates, masks, acc);
       candidates = best(view, acc, want);
     }
@@ -213,8 +214,8 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     spans,
     latest: terms.length > 0 && asksForLatest(text),
     // "what did you suggest I do": about the assistant's words, though the user says "I".
-    assistant: terms.length > 0 && ASKS_ASSISTANT.test(text),
-    firstPerson: terms.length > 0 && FIRST_PERSON.test(text) && !ASKS_ASSISTANT.test(text),
+    assistant: aboutAssistant,
+    firstPerson: terms.length > 0 && FIRST_PERSON.test(text) && !aboutAssistant,
   };
   if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.firstPerson || asks.assistant) {
     const head = rerank(

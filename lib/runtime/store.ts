@@ -321,7 +321,7 @@ export function copyTree(from: string, to: string): string[] {
 export function findProjectRoot(cwd: string): { root: string; git: boolean } {
   // A Windows path read on another system (a transcript copied over): not relative to our working
   // directory. It is the project as recorded; there is no git folder here to look for.
-  if (!isAbsolute(cwd) && FOREIGN_ABSOLUTE.test(cwd)) return { root: cwd.replace(/[\\/]+$/, ''), git: false };
+  if (isForeignAbsolute(cwd)) return { root: cwd.replace(/[\\/]+$/, ''), git: false };
   let dir = resolve(cwd);
   for (;;) {
     const dotGit = join(dir, '.git');
@@ -339,8 +339,11 @@ export function findProjectRoot(cwd: string): { root: string; git: boolean } {
 
 /** A `--cwd` value as a path: resolved here, but a Windows path read elsewhere kept as it is (see findProjectRoot). */
 export function cwdOption(value: string | undefined): string {
-  return value !== undefined && !isAbsolute(value) && FOREIGN_ABSOLUTE.test(value) ? value : resolve(value ?? process.cwd());
+  return value !== undefined && isForeignAbsolute(value) ? value : resolve(value ?? process.cwd());
 }
+
+/** A Windows absolute path on a system where it is none (`C:\\…`, `C:/…`, `\\\\server\\share\\…`). */
+const isForeignAbsolute = (path: string) => !isAbsolute(path) && FOREIGN_ABSOLUTE.test(path);
 
 /** `C:\\…`, `C:/…`, `\\\\server\\share\\…`: an absolute path on Windows. */
 const FOREIGN_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\[^\\]+\\)/;
