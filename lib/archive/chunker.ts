@@ -7,7 +7,7 @@
 import type { Entry } from '../transcript/entries.ts';
 import { filesOf } from '../transcript/tool-input.ts';
 import { CHUNK_VERSION, type Chunk, type ChunkType } from './chunk-file.ts';
-import { typedText } from './client-markup.ts';
+import { typedText, withoutClientNotes } from './client-markup.ts';
 import { keywords } from './keywords.ts';
 import { redactText } from './redact.ts';
 
@@ -53,7 +53,7 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
     const entry = valid !== undefined ? raw : { ...raw, timestamp: state.lastTime ?? firstTime(entries) ?? ctx.now };
     switch (entry.kind) {
       case 'user-text': {
-        const text = entry.meta ? '' : typedText(entry.text);
+        const text = entry.meta ? '' : withoutClientNotes(typedText(entry.text));
         if (text.trim() === '') break;
         const chunks = simple('user', entry, ctx, text);
         if (text !== entry.text) for (const c of chunks) c.client = true;
@@ -229,9 +229,31 @@ export function describeCall(name: string, input: unknown): string {
   const files = filesOf(input);
   const rest = { ...input };
   for (const key of ['file_path', 'notebook_path', 'path', 'description']) delete rest[key];
-  const detail = Object.keys(rest).length === 0 ? '' : `\n${cut(JSON.stringify(rest, null, 1), INPUT_CHARS)}`;
+  const detail = Object.keys(rest).length === 0 ? '' : `\n${cut(inputText(rest, ''), INPUT_CHARS)}`;
   if (files.length > 0) return `${name}: ${files.join(', ')}${detail}`;
   return `${name}${detail}`;
+}
+
+/**
+ * A call's input as text, a `key: value` line per field: a string of several lines (a Write's
+ * content, an Edit's strings, an agent's prompt) under its key as written, indented, blank lines
+ * left out (the first blank line ends a tool chunk's head); any other value as JSON. As JSON, each
+ * line break became `\n` glued to the next word, and the first word of every line (`\nexport`,
+ * `\nretries: 3`) was lost to search. Reads at most INPUT_CHARS of a string: the head is cut there.
+ */
+function inputText(value: Record<string, unknown> | unknown[], indent: string): string {
+  const lines: string[] = [];
+  // An array's items as `-` lines (MultiEdit's edits), an object's fields as `key:` lines.
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v) => ['-', v]) : Object.entries(value).map(([k, v]) => [`${k}:`, v]);
+  for (const [label, v] of entries) {
+    if (typeof v === 'string' && v.includes('\n')) {
+      lines.push(`${indent}${label}`);
+      for (const line of v.slice(0, INPUT_CHARS + 1).split(/\r?\n/)) if (line.trim() !== '') lines.push(`${indent}  ${line}`);
+    } else if (v !== null && typeof v === 'object' && Object.keys(v).length > 0) {
+      lines.push(`${indent}${label}`, inputText(v as Record<string, unknown> | unknown[], `${indent}  `));
+    } else lines.push(`${indent}${label} ${JSON.stringify(v)}`);
+  }
+  return lines.join('\n');
 }
 
 /**

@@ -4,7 +4,9 @@
 // saw them: the tag names were words of every such chunk ("command", "message", "args" matched any
 // query about commands), the "x is running…" message is the client's, and an empty wrapper made a
 // chunk of nothing. Only a text that starts with the markup is the client's: a prompt that merely
-// mentions the tags stays as written. Scans with indexOf: linear on any input. Pure.
+// mentions the tags stays as written. The notes the client writes into a user's message (system
+// reminders, the interruption notice) are left out (withoutClientNotes). Scans with indexOf:
+// linear on any input. Pure.
 
 const LOCAL = /^<(local-command-(?:stdout|stderr))>([\s\S]*)<\/\1>$/;
 
@@ -54,4 +56,29 @@ function element(text: string, tag: string, lastClose: boolean): Element | undef
   const stop = lastClose ? text.lastIndexOf(close) : text.indexOf(close, from);
   if (stop < from) return undefined;
   return { tag, start, end: stop + close.length, inner: text.slice(from, stop) };
+}
+
+const REMINDER_OPEN = '<system-reminder>';
+const REMINDER_CLOSE = '</system-reminder>';
+/** The notice Claude Code records as a user message when the user stops a turn (`… for tool use`). */
+const INTERRUPTED = /^\[Request interrupted by user[^\]\n]{0,40}\]$/;
+
+/**
+ * A user entry's text without what Claude Code wrote into it: `<system-reminder>` blocks (a hook's
+ * feedback, a note of the harness; never the user's words) and, left alone, the notice of an
+ * interrupted turn. Both were archived as things the user said, and came back for "cwd changed" or
+ * "interrupted". An unclosed block is kept as written.
+ */
+export function withoutClientNotes(text: string): string {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf(REMINDER_OPEN); open !== -1; open = text.indexOf(REMINDER_OPEN, at)) {
+    const close = text.indexOf(REMINDER_CLOSE, open + REMINDER_OPEN.length);
+    if (close === -1) break;
+    out += text.slice(at, open);
+    at = close + REMINDER_CLOSE.length;
+  }
+  if (at === 0) return INTERRUPTED.test(text.trim()) ? '' : text;
+  const rest = (out + text.slice(at)).trim();
+  return INTERRUPTED.test(rest) ? '' : rest;
 }

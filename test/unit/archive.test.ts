@@ -467,6 +467,91 @@ describe('entry shapes real transcripts hold', () => {
     for (const c of tools) expect(c.text).not.toContain('\x1b');
   });
 
+  it("archives a call's multi-line strings as written, so the first word of each line is a word of the index", () => {
+    const t = sandbox();
+    const content = 'export const RETRIES = 3;\nretryBackoffMs: 250\n\nfunction narwhalGate() {\n  return true;\n}';
+    const file = write(t, [
+      line({
+        type: 'assistant',
+        uuid: 'a-1',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_w', name: 'Write', input: { file_path: '/tmp/gate.ts', content } }],
+        },
+      }),
+      line({
+        type: 'user',
+        uuid: 'u-1',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_w', content: 'File created successfully' }] },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a-2',
+        message: {
+          id: 'msg_2',
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_m',
+              name: 'MultiEdit',
+              input: { file_path: '/tmp/gate.ts', edits: [{ old_string: 'a\nquokkaLimit = 1', new_string: 'b' }] },
+            },
+          ],
+        },
+      }),
+      line({ type: 'user', uuid: 'u-2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_m', content: 'Applied 1 edit' }] } }),
+    ]);
+    t.ingest(file);
+    const tools = readChunks(t.data, SID).filter((c) => c.type === 'tool');
+    const written = tools.find((c) => c.tool === 'Write');
+    expect(written?.text.split('\n\n')[0]).toBe(
+      'Write: /tmp/gate.ts\ncontent:\n  export const RETRIES = 3;\n  retryBackoffMs: 250\n  function narwhalGate() {\n    return true;\n  }',
+    );
+    expect(written?.text.endsWith('File created successfully')).toBe(true);
+    expect(tools.find((c) => c.tool === 'MultiEdit')?.text).toContain('edits:\n  -\n    old_string:\n      a\n      quokkaLimit = 1\n    new_string: "b"');
+    // As JSON, `\nretryBackoffMs` and `\nfunction narwhalGate` were the terms "nretrybackoffms" and "nfunction".
+    for (const c of tools) expect(c.keywords.filter((k) => /^n(?:retry|function|export|quokka)/.test(k))).toEqual([]);
+    for (const [query, tool] of [
+      ['retryBackoffMs', 'Write'],
+      ['quokkaLimit', 'MultiEdit'],
+    ]) {
+      const r = t.cli('recall', '--json', '--limit', '1', '--', query as string);
+      expect(r.status).toBe(0);
+      expect((JSON.parse(r.stdout) as { results: Array<{ title: string }> }).results[0]?.title).toContain(tool);
+    }
+  });
+
+  it("leaves what Claude Code writes into a user's message out of the user's words: system reminders, the interruption notice", () => {
+    const t = sandbox();
+    const file = write(t, [
+      line({
+        type: 'user',
+        uuid: 'u-1',
+        message: { role: 'user', content: 'rename the walrus module<system-reminder>A CLAUDE.md is now in scope.</system-reminder>' },
+      }),
+      line({
+        type: 'user',
+        uuid: 'u-2',
+        message: { role: 'user', content: [{ type: 'text', text: '<system-reminder>cwd changed to /tmp/other via /cd</system-reminder>' }] },
+      }),
+      line({ type: 'user', uuid: 'u-3', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }] } }),
+      line({ type: 'user', uuid: 'u-4', message: { role: 'user', content: '[Request interrupted by user]' } }),
+      // The user's own words about the notice, and an unclosed tag, stay as written.
+      line({ type: 'user', uuid: 'u-5', message: { role: 'user', content: 'why did I see [Request interrupted by user] twice?' } }),
+      line({ type: 'user', uuid: 'u-6', message: { role: 'user', content: 'what does <system-reminder> do' } }),
+    ]);
+    t.ingest(file);
+    const users = readChunks(t.data, SID).filter((c) => c.type === 'user');
+    expect(users.map((c) => c.text).sort()).toEqual([
+      'rename the walrus module',
+      'what does <system-reminder> do',
+      'why did I see [Request interrupted by user] twice?',
+    ]);
+    expect(users.find((c) => c.text === 'rename the walrus module')?.client).toBe(true);
+  });
+
   it('archives a server tool call with its result from the same message, and a text document the user attached', () => {
     const t = sandbox();
     const file = write(t, [
