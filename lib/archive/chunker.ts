@@ -7,7 +7,7 @@
 import type { Entry } from '../transcript/entries.ts';
 import { filesOf } from '../transcript/tool-input.ts';
 import { CHUNK_VERSION, type Chunk, type ChunkType } from './chunk-file.ts';
-import { typedText, withoutClientNotes } from './client-markup.ts';
+import { typedText, withoutClientNotes, withoutTrailingReminder } from './client-markup.ts';
 import { keywords } from './keywords.ts';
 import { redactText } from './redact.ts';
 
@@ -141,18 +141,6 @@ function toolChunks(
   const head = { toolUseId: call.toolUseId, name: call.use?.name ?? UNNAMED_TOOL, input: call.use?.input, isError: call.isError };
   const meta = { uuids, timestamp: call.result?.timestamp ?? call.use?.timestamp ?? ctx.now, sidechain: call.result?.sidechain === true };
   return parts.map((part, i) => toolPartChunk(head, part, [i + 1, parts.length], meta, ctx));
-}
-
-const REMINDER_OPEN = '<system-reminder>';
-/**
- * A tool result without the `<system-reminder>` block Claude Code appends to it (to every Read: a
- * note on malware): harness text, not what the tool returned, and the same words in every chunk.
- */
-function withoutTrailingReminder(text: string): string {
-  const trimmed = text.trimEnd();
-  if (!trimmed.endsWith('</system-reminder>')) return text;
-  const open = trimmed.lastIndexOf(REMINDER_OPEN);
-  return open < 0 ? text : trimmed.slice(0, open).trimEnd();
 }
 
 export interface ToolCallHead {

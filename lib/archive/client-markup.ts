@@ -5,8 +5,8 @@
 // query about commands), the "x is running…" message is the client's, and an empty wrapper made a
 // chunk of nothing. Only a text that starts with the markup is the client's: a prompt that merely
 // mentions the tags stays as written. The notes the client writes into a user's message (system
-// reminders, the interruption notice) are left out (withoutClientNotes). Scans with indexOf:
-// linear on any input. Pure.
+// reminders, the interruption notice) are left out, and the reminder it appends to a tool result.
+// Scans with indexOf: linear on any input. Pure.
 
 const LOCAL = /^<(local-command-(?:stdout|stderr))>([\s\S]*)<\/\1>$/;
 
@@ -78,7 +78,17 @@ export function withoutClientNotes(text: string): string {
     out += text.slice(at, open);
     at = close + REMINDER_CLOSE.length;
   }
-  if (at === 0) return INTERRUPTED.test(text.trim()) ? '' : text;
-  const rest = (out + text.slice(at)).trim();
-  return INTERRUPTED.test(rest) ? '' : rest;
+  const rest = at === 0 ? text : (out + text.slice(at)).trim();
+  return INTERRUPTED.test(rest.trim()) ? '' : rest;
+}
+
+/**
+ * A tool result without the `<system-reminder>` block Claude Code appends to it (to every Read: a
+ * note on malware): harness text, not what the tool returned, and the same words in every chunk.
+ */
+export function withoutTrailingReminder(text: string): string {
+  const trimmed = text.trimEnd();
+  if (!trimmed.endsWith(REMINDER_CLOSE)) return text;
+  const open = trimmed.lastIndexOf(REMINDER_OPEN);
+  return open < 0 ? text : trimmed.slice(0, open).trimEnd();
 }
