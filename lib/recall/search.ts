@@ -58,7 +58,13 @@ export interface SearchScope {
 // recall@10 55.7%, 1/0.5/0.5 gives 62.0%). Half weight keeps them a tie-breaker.
 const BOOST = [1, 0.5, 0.5] as const;
 const K1 = 1.2;
-const B = 0.7;
+/**
+ * Length normalisation. 0.85 rather than 0.7: a long answer of the assistant's that touches a
+ * question's common words ("days", "buy", "car") outranked the short message that states the fact.
+ * Over four question sets (329 questions) recall@10 went 238 → 244 and recall@5 206 → 204; MRR rose
+ * on three, the fourth unchanged.
+ */
+const B = 0.85;
 const D = 0.5;
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
