@@ -85,7 +85,7 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
 }
 
 /** A timestamp as the client writes it (ISO 8601, a date that exists), or undefined. */
-function validTime(t: string | undefined): string | undefined {
+export function validTime(t: string | undefined): string | undefined {
   return t !== undefined && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(t) && !Number.isNaN(Date.parse(t)) ? t : undefined;
 }
 

@@ -4,6 +4,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { catalogFile, listChunkIds } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
+import { validTime } from '../archive/chunker.ts';
 import { type DeferredWriter, deferredWriter } from '../archive/deferred-writes.ts';
 import { refreshIndex } from '../index/refresh.ts';
 import { type SegmentWorker, startSegmentWorker } from '../index/segment-worker-client.ts';
@@ -37,6 +38,8 @@ interface TranscriptIdentity {
   cwd?: string;
   /** A user or assistant line was seen: a transcript, even with no session id (then the file name's). */
   messages?: boolean;
+  /** The first valid timestamp of the lines read: when the session started. */
+  firstAt?: string;
 }
 
 /** Session id and cwd as the transcript records them (first lines that carry them). */
@@ -129,10 +132,12 @@ const SKIP_SCAN_BYTES = 256 * 1024 * 1024;
 /** Notes what a line says; true once the session id and cwd are both known. */
 function noteIdentity(line: string, found: TranscriptIdentity): boolean {
   try {
-    const v = JSON.parse(line) as { sessionId?: unknown; cwd?: unknown; type?: unknown; message?: unknown };
+    const v = JSON.parse(line) as { sessionId?: unknown; cwd?: unknown; type?: unknown; message?: unknown; timestamp?: unknown };
     if (found.sessionId === undefined && typeof v.sessionId === 'string' && v.sessionId !== '') found.sessionId = v.sessionId;
     if (found.cwd === undefined && typeof v.cwd === 'string' && v.cwd !== '') found.cwd = v.cwd;
     if ((v.type === 'user' || v.type === 'assistant') && typeof v.message === 'object' && v.message !== null) found.messages = true;
+    const at = found.firstAt === undefined && typeof v.timestamp === 'string' ? validTime(v.timestamp) : undefined;
+    if (at !== undefined) found.firstAt = at;
   } catch {}
   return found.sessionId !== undefined && found.cwd !== undefined;
 }
@@ -268,7 +273,7 @@ interface IngestRun {
 }
 
 /** Archive one transcript (its subagents' too) and run its session's archive jobs; returns the chunks added. */
-async function ingestTranscript(run: IngestRun, file: string, identity: { sessionId?: string; cwd?: string }): Promise<number> {
+async function ingestTranscript(run: IngestRun, file: string, identity: TranscriptIdentity): Promise<number> {
   const { cli, options, writer, segments, touched, busy, known, passEnds } = run;
   const sessionId = sanitizeName(identity.sessionId ?? basename(file, '.jsonl'));
   const cwd = options.cwd ?? identity.cwd ?? process.cwd();
@@ -289,7 +294,11 @@ async function ingestTranscript(run: IngestRun, file: string, identity: { sessio
   // The cursor lock is waited for half the time left, as in a hook.
   const lockWait = options.lockWaitMs ?? INGEST_LOCK_WAIT_MS;
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer, timeLeft: () => 2 * lockWait };
-  await touchSession(env, { sessionId, cwd, transcriptPath: file });
+  // When the transcript ran, not now: after `ingest --all`, `ctxl status` took the last session
+  // ingested for the project's latest. It ended when its file was last written.
+  const last = statSafe(file)?.mtime.toISOString();
+  const seen = last === undefined ? undefined : { first: identity.firstAt !== undefined && identity.firstAt < last ? identity.firstAt : last, last };
+  await touchSession(env, { sessionId, cwd, transcriptPath: file, seen });
   let added = 0;
   if (options.ledgers === true) {
     // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.

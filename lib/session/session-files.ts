@@ -89,6 +89,11 @@ export interface SessionTouch {
   prompt?: boolean;
   started?: boolean;
   end?: { reason: string } | undefined;
+  /**
+   * The time a transcript covers (`ctxl ingest`): a new record takes it, a known one widens to it.
+   * Without it the session is seen now.
+   */
+  seen?: { first: string; last: string } | undefined;
 }
 
 /** Create or update session.json under the session lock. Returns the record written. */
@@ -105,12 +110,16 @@ export async function touchSession(ctx: SessionEnv, touch: SessionTouch): Promis
         sessionId: touch.sessionId,
         cwd: touch.cwd,
         projectRoot: ctx.project.root,
-        startedAt: iso,
-        lastSeenAt: iso,
+        startedAt: touch.seen?.first ?? iso,
+        lastSeenAt: touch.seen?.last ?? iso,
         prompts: 0,
         starts: 0,
       };
-      record.lastSeenAt = iso;
+      if (touch.seen === undefined) record.lastSeenAt = iso;
+      else {
+        if (touch.seen.first < record.startedAt) record.startedAt = touch.seen.first;
+        if (touch.seen.last > record.lastSeenAt) record.lastSeenAt = touch.seen.last;
+      }
       record.cwd = touch.cwd;
       record.projectRoot = ctx.project.root;
       if (touch.transcriptPath !== undefined) record.transcriptPath = touch.transcriptPath;

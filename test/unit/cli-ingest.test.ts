@@ -6,8 +6,10 @@ import { catalogFile, TEMP_LEFTOVER_MS } from '../../lib/archive/archive-store.t
 import { ingestFiles, transcriptBytes } from '../../lib/cli/archive-commands.ts';
 import type { CliEnv } from '../../lib/cli/cli-runtime.ts';
 import { reindexCommand } from '../../lib/cli/reindex-command.ts';
+import { status } from '../../lib/cli/status.ts';
 import { readManifest } from '../../lib/index/manifest.ts';
 import { openStore } from '../../lib/runtime/store.ts';
+import { readSession, touchSession } from '../../lib/session/session-files.ts';
 import { queueOversizeLine } from '../../lib/session/tool-archive.ts';
 import { captureLogger } from './helpers/logger.ts';
 import { fixturePath } from './helpers/manifest.ts';
@@ -43,6 +45,31 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(busy).toEqual([]);
     expect(summary.chunksAdded).toBeGreaterThan(0);
     expect(summary.chunksTotal).toBe(summary.chunksAdded);
+  });
+
+  it("dates an ingested session by its transcript, not by the ingest, so the project's live session stays the latest", async () => {
+    const t = setup();
+    // A session the hooks saw an hour ago, in the same project.
+    const live = 'b0b0b0b0-0000-4000-8000-000000000001';
+    const hour = new Date(t.cli.now.getTime() - 3_600_000);
+    const hooks = { store: t.cli.store, log: t.log, now: () => hour, project: { root: t.project } };
+    await touchSession(hooks, { sessionId: live, cwd: t.project, started: true });
+    // crud.jsonl runs 2025-10-12 21:35:53 to 21:36:39; its file was last written at 21:40.
+    const mtime = new Date('2025-10-12T21:40:00.000Z');
+    utimesSync(t.transcript, mtime, mtime);
+    await ingestFiles(t.cli, [t.transcript], { cwd: t.project });
+    const record = readSession(t.cli.store, SID, t.log, t.cli.now);
+    expect([record?.startedAt, record?.lastSeenAt]).toEqual(['2025-10-12T21:35:53.825Z', '2025-10-12T21:40:00.000Z']);
+    expect(status({ env: t.cli.env, cwd: t.project, sessionId: undefined, now: t.cli.now }).sessionId).toBe(live);
+    // A transcript written to later widens the span; ingesting a session the hooks saw since leaves
+    // their time as it was.
+    const later = new Date('2025-10-13T08:00:00.000Z');
+    utimesSync(t.transcript, later, later);
+    await ingestFiles(t.cli, [t.transcript], { cwd: t.project });
+    expect(readSession(t.cli.store, SID, t.log, t.cli.now)?.lastSeenAt).toBe('2025-10-13T08:00:00.000Z');
+    await touchSession(hooks, { sessionId: SID, cwd: t.project, prompt: true });
+    await ingestFiles(t.cli, [t.transcript], { cwd: t.project });
+    expect(readSession(t.cli.store, SID, t.log, t.cli.now)).toMatchObject({ startedAt: '2025-10-12T21:35:53.825Z', lastSeenAt: hour.toISOString() });
   });
 
   it('--ledgers: the ledger chunks it writes count as added (into an empty store, added equals total)', async () => {
