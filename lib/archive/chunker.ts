@@ -20,6 +20,8 @@ export interface PendingToolUse {
   input: unknown;
   uuid: string | undefined;
   timestamp: string | undefined;
+  /** A subagent's call (absent in cursors saved before it was recorded: such a call is never given up on). */
+  sidechain?: boolean;
 }
 
 /** The tool name a result gets whose call was never read. */
@@ -55,6 +57,7 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
       case 'user-text': {
         const text = entry.meta ? '' : withoutClientNotes(typedText(entry.text));
         if (text.trim() === '') break;
+        if (!entry.sidechain && entry.lineType === 'user') out.push(...unanswered(state, ctx));
         const chunks = simple('user', entry, ctx, text);
         if (text !== entry.text) for (const c of chunks) c.client = true;
         out.push(...chunks);
@@ -68,7 +71,13 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
         break;
       case 'tool-use':
         // Redacted now: the pending call is saved in cursor.json until its result arrives.
-        state.pending[entry.id] = { name: entry.name, input: redactInput(entry.input), uuid: entry.uuid, timestamp: entry.timestamp };
+        state.pending[entry.id] = {
+          name: entry.name,
+          input: redactInput(entry.input),
+          uuid: entry.uuid,
+          timestamp: entry.timestamp,
+          sidechain: entry.sidechain,
+        };
         trimPending(state);
         break;
       case 'tool-result': {
@@ -129,6 +138,26 @@ function simple(type: ChunkType, entry: Entry & { text: string }, ctx: ChunkCont
       part: parts.length > 1 ? [i + 1, parts.length] : undefined,
     }),
   );
+}
+
+/** What a call that never got its result archives in place of one. */
+export const NO_RESULT = '[no result: the conversation went on before this call returned]';
+
+/**
+ * The main conversation's calls still waiting for a result when the user types again, archived
+ * with NO_RESULT: Claude Code writes a call's result before the next prompt (an interrupted call
+ * gets one too), so these never will (the session was killed mid-call and resumed). Waiting for
+ * ever, they were lost: an Edit's old and new text, a command that was run. A prompt typed while
+ * a call runs is an attachment, not a user line, and gives up on nothing; a subagent's calls wait.
+ */
+function unanswered(state: ChunkerState, ctx: ChunkContext): Chunk[] {
+  const out: Chunk[] = [];
+  for (const [toolUseId, use] of Object.entries(state.pending)) {
+    if (use.sidechain !== false) continue;
+    delete state.pending[toolUseId];
+    out.push(...toolChunks({ toolUseId, use, result: undefined, output: NO_RESULT, isError: false }, ctx));
+  }
+  return out;
 }
 
 function toolChunks(

@@ -523,6 +523,37 @@ describe('entry shapes real transcripts hold', () => {
     }
   });
 
+  it('archives a call that never got its result once the user types again; a prompt queued while a call runs and a subagent wait', () => {
+    const t = sandbox();
+    const call = (uuid: string, id: string, name: string, input: Obj, extra: Obj = {}) =>
+      line({ type: 'assistant', uuid, ...extra, message: { id: `msg_${uuid}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+    const result = (uuid: string, id: string, content: string, extra: Obj = {}) =>
+      line({ type: 'user', uuid, ...extra, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] } });
+    const file = write(t, [
+      // Killed mid-call (no result), then resumed with a new prompt.
+      call('a-1', 'toolu_lost', 'Edit', { file_path: '/tmp/gear.ts', old_string: 'const teeth = 12', new_string: 'const teeth = 16' }),
+      line({ type: 'user', uuid: 'u-1', message: { role: 'user', content: 'where were we with the gearbox' } }),
+      // A prompt typed while a call runs comes as an attachment, before the call's result.
+      call('a-2', 'toolu_slow', 'Bash', { command: 'npm run build' }),
+      line({ type: 'attachment', uuid: 'att-1', attachment: { type: 'queued_command', prompt: 'then run the linter' } }),
+      result('u-2', 'toolu_slow', 'built in 41s'),
+      // A subagent's call waits for its own result, whatever the main conversation says meanwhile.
+      call('a-3', 'toolu_sub', 'Grep', { pattern: 'walrus' }, { isSidechain: true }),
+      line({ type: 'user', uuid: 'u-3', message: { role: 'user', content: 'and the docs?' } }),
+      result('u-4', 'toolu_sub', 'src/walrus.ts:3', { isSidechain: true }),
+    ]);
+    t.ingest(file);
+    const tools = readChunks(t.data, SID).filter((c) => c.type === 'tool');
+    const lost = tools.find((c) => c.toolUseId === 'toolu_lost');
+    expect(lost?.text).toContain('old_string: "const teeth = 12"');
+    expect(lost?.text.endsWith('[no result: the conversation went on before this call returned]')).toBe(true);
+    expect(lost?.sourceUuids).toEqual(['a-1']);
+    expect(tools.find((c) => c.toolUseId === 'toolu_slow')?.text.endsWith('built in 41s')).toBe(true);
+    expect(tools.find((c) => c.toolUseId === 'toolu_sub')?.text.endsWith('src/walrus.ts:3')).toBe(true);
+    const cursor = JSON.parse(readFileSync(join(t.data, 'sessions', SID, 'cursor.json'), 'utf8')) as { chunker: { pending: Obj } };
+    expect(cursor.chunker.pending).toEqual({});
+  });
+
   it("leaves what Claude Code writes into a user's message out of the user's words: system reminders, the interruption notice", () => {
     const t = sandbox();
     const file = write(t, [
