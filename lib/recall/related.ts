@@ -1,6 +1,7 @@
 // Words a question may use for what its answer says in other words: a small thesaurus of common
 // synonyms and of kinds and their members ("instrument" for the cello, "library" for undici), and
-// the irregular forms of common verbs (bought for buy). A keyword index finds only the words
+// the irregular forms of common verbs (bought for buy); and a verb's noun of action and back
+// (derivedStems: migration for migrate). A keyword index finds only the words
 // typed; "which http client did we pick" shares no word with "switched to undici", and "who is my
 // boss" none with "my manager Priya". A word of the query brings its related words in at
 // RELATED_WEIGHT (its other forms at FORM_WEIGHT), matched exactly. Written from general
@@ -267,6 +268,43 @@ export function relatedTerms(queryTerms: readonly string[], silent: ReadonlySet<
   for (const k of keys) for (const [term, weight] of related.get(k) ?? []) if ((best.get(term) ?? 0) < weight) best.set(term, weight);
   const have = new Set(queryTerms);
   return [...best].filter(([term]) => !have.has(term)).map(([term, weight]) => ({ term, weight }));
+}
+
+/** Weight of a word's noun of action for its verb, and the other way (migrate: migration). */
+export const DERIVED_WEIGHT = 0.4;
+
+/**
+ * A term's noun of action or its verb, as index terms (the light stemmer keeps them apart:
+ * migrat / migration, configur / configuration, deploy / deployment, fail / failur, analys / analysis).
+ * "Why did the migration fail" is asked of "migrating the users table failed". Stems of five
+ * letters or more (port is not portion, bill not billion, station not stat); -ure from four (fail).
+ */
+export function derivedStems(term: string): string[] {
+  if (!/^[a-z]{4,}$/.test(term)) return [];
+  const out: string[] = [];
+  const add = (s: string, min = 5) => {
+    if (s.length >= min && s !== term && !out.includes(s)) out.push(s);
+  };
+  if (term.endsWith('ation')) {
+    add(term.slice(0, -5)); // configuration: configur, installation: install
+    add(term.slice(0, -3)); // migration: migrat
+  } else if (term.endsWith('ion'))
+    add(term.slice(0, -3)); // connection: connect
+  else if (term.endsWith('ement'))
+    add(term.slice(0, -5)); // management: manag
+  else if (term.endsWith('ment'))
+    add(term.slice(0, -4)); // deployment: deploy
+  else if (term.endsWith('ysis')) {
+    add(`${term.slice(0, -4)}ys`); // analysis: analys, analyz
+    add(`${term.slice(0, -4)}yz`);
+  } else if (/y[sz]$/.test(term)) add(`${term.slice(0, -1)}sis`);
+  else {
+    if (term.endsWith('ur'))
+      add(term.slice(0, -2), 4); // failur: fail
+    else add(`${term}ur`, 4); // fail: failur
+    if (term.length >= 5) for (const suffix of ['ion', 'ation', 'ment', 'ement']) add(`${term}${suffix}`);
+  }
+  return out;
 }
 
 /** The thesaurus's words and two-word names, and the verb forms, as written (for tests). */

@@ -22,7 +22,7 @@ import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
-import { relatedTerms } from './related.ts';
+import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
 import { asksForLatest, readTime, type TimeSpan, timeSpans, within } from './when.ts';
 
 export interface RecallResult {
@@ -194,9 +194,16 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     // And the words a question may use for what its answer calls otherwise (boss: manager).
     const intentWords = new Set(added.map((a) => a.term));
     const related = relatedTerms(terms, new Set(framing.keys())).filter((r) => !intentWords.has(r.term));
+    // And a word's noun of action or its verb (migration: migrating), those the archive holds.
+    const listed = new Set([...terms, ...intentWords, ...related.map((r) => r.term)]);
+    const derived = terms
+      .filter((t) => !framing.has(t))
+      .flatMap(derivedStems)
+      .filter((t) => !listed.has(t) && holds(view, t))
+      .map((term) => ({ term, weight: DERIVED_WEIGHT }));
     const wanted: QueryTerm[] = [
       ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: (framing.get(term) ?? 1) * (counts[i] ?? 1), exact: false })),
-      ...[...added, ...related].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
+      ...[...added, ...related, ...derived].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
     ];
     const acc = newScores(view);
     score(view, wanted, masks, acc);
@@ -809,10 +816,7 @@ function expansions(view: IndexView, term: string, raw: string): Map<string, num
   // Near misses mostly stand in for a word the archive does not hold (a typo). For one it holds,
   // they count a third as much: at full weight, chunks holding only near misses (other tokens,
   // other names) outranked the one chunk holding the word.
-  const held = view.segments.some((s) => {
-    const head = s.reader.bucket(bucketOf(term));
-    return head !== undefined && findTerm(head.terms, term) >= 0;
-  });
+  const held = holds(view, term);
   const fuzzyWeight = held ? FUZZY_WEIGHT / 3 : FUZZY_WEIGHT;
   const maxDistance = term.length >= FUZZY_MIN ? Math.min(6, Math.round(term.length * 0.15)) : 0;
   const prefixed = new Map<string, number>();
@@ -840,6 +844,14 @@ function expansions(view: IndexView, term: string, raw: string): Map<string, num
   const closest = [...prefixed].sort((a, b) => a[0].length - b[0].length || b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_PREFIX_FORMS);
   for (const [t] of closest) out.set(t, (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * (t.length - (prefix ?? term).length)));
   return out;
+}
+
+/** Whether some segment of the archive holds `term`. */
+function holds(view: IndexView, term: string): boolean {
+  return view.segments.some((s) => {
+    const head = s.reader.bucket(bucketOf(term));
+    return head !== undefined && findTerm(head.terms, term) >= 0;
+  });
 }
 
 // Two rows reused across calls: fuzzy matching compares a query term with thousands of terms.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../lib/archive/keywords.ts';
-import { FORM_WEIGHT, RELATED_WEIGHT, relatedTerms, thesaurusEntries } from '../../lib/recall/related.ts';
+import { derivedStems, FORM_WEIGHT, RELATED_WEIGHT, relatedTerms, thesaurusEntries } from '../../lib/recall/related.ts';
 import { recallSandbox } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -65,7 +65,44 @@ describe('relatedTerms', () => {
   });
 });
 
+describe('derivedStems', () => {
+  const derived = (word: string) => derivedStems(term(word));
+  it("gives a verb's noun of action and a noun's verb, as the index holds them", () => {
+    expect(derived('migration')).toContain(term('migrating'));
+    expect(derived('migrate')).toContain(term('migrations'));
+    expect(derived('deployment')).toContain(term('deployed'));
+    expect(derived('deploy')).toContain(term('deployment'));
+    expect(derived('failure')).toContain(term('failed'));
+    expect(derived('fail')).toContain(term('failures'));
+    expect(derived('configuration')).toContain(term('configured'));
+    expect(derived('configure')).toContain(term('configuration'));
+    expect(derived('installation')).toContain(term('install'));
+    expect(derived('analysis')).toEqual(expect.arrayContaining([term('analysing'), term('analyzed')]));
+    expect(derived('analyze')).toContain(term('analysis'));
+    expect(derived('management')).toContain(term('managed'));
+  });
+
+  it('leaves short stems alone: port is not portion, bill not billion, station not stat', () => {
+    expect(derived('port')).not.toContain(term('portion'));
+    expect(derived('bill')).not.toContain(term('billion'));
+    expect(derived('station')).toEqual([]);
+    expect(derivedStems('ts2304')).toEqual([]);
+  });
+});
+
 describe('ranking with related words (ctxl recall)', () => {
+  it("finds a verb's saying for a question in its noun, and the other way", () => {
+    let migrating = '';
+    let failure = '';
+    const order = recallSandbox(tempDir(), 'ffff6666-0000-4000-8000-000000000007', (t) => {
+      migrating = t.user('Migrating the walrus table broke the nightly export.');
+      failure = t.assistant('The failure came from the narwhal cron, which runs before the backup.');
+      for (let i = 0; i < 8; i++) t.assistant(`Note ${i}: the walrus dashboard and the narwhal report are refreshed nightly.`);
+    });
+    expect(order('which walrus migration broke something')[0]).toBe(migrating);
+    expect(order('why did the narwhal job fail')[0]).toBe(failure);
+  });
+
   it('a question in other words than its answer finds it: the kind for a member, a synonym, another form', () => {
     let manager = '';
     let cello = '';
