@@ -22,6 +22,8 @@ export interface PendingToolUse {
   timestamp: string | undefined;
   /** A subagent's call (absent in cursors saved before it was recorded: such a call is never given up on). */
   sidechain?: boolean;
+  /** Open when a line too long for a pass went to a job: its result may be there, so it is never given up on. */
+  queued?: boolean;
 }
 
 /** The tool name a result gets whose call was never read. */
@@ -55,11 +57,13 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
     const entry = valid !== undefined ? raw : { ...raw, timestamp: state.lastTime ?? firstTime(entries) ?? ctx.now };
     switch (entry.kind) {
       case 'user-text': {
-        const text = entry.meta ? '' : withoutClientNotes(typedText(entry.text));
+        const typed = entry.meta ? '' : typedText(entry.text);
+        const text = withoutClientNotes(typed);
         if (text.trim() === '') break;
         if (!entry.sidechain && entry.lineType === 'user') out.push(...unanswered(state, ctx));
         const chunks = simple('user', entry, ctx, text);
-        if (text !== entry.text) for (const c of chunks) c.client = true;
+        // A typed command or a command's output is the client's; words left once its notes are out are the user's.
+        if (typed !== entry.text) for (const c of chunks) c.client = true;
         out.push(...chunks);
         break;
       }
@@ -148,12 +152,13 @@ export const NO_RESULT = '[no result: the conversation went on before this call 
  * with NO_RESULT: Claude Code writes a call's result before the next prompt (an interrupted call
  * gets one too), so these never will (the session was killed mid-call and resumed). Waiting for
  * ever, they were lost: an Edit's old and new text, a command that was run. A prompt typed while
- * a call runs is an attachment, not a user line, and gives up on nothing; a subagent's calls wait.
+ * a call runs is an attachment, not a user line, and gives up on nothing; a subagent's calls wait,
+ * and so do the calls open when a line too long for a pass went to a job (it may hold their result).
  */
 function unanswered(state: ChunkerState, ctx: ChunkContext): Chunk[] {
   const out: Chunk[] = [];
   for (const [toolUseId, use] of Object.entries(state.pending)) {
-    if (use.sidechain !== false) continue;
+    if (use.sidechain !== false || use.queued === true) continue;
     delete state.pending[toolUseId];
     out.push(...toolChunks({ toolUseId, use, result: undefined, output: NO_RESULT, isError: false }, ctx));
   }

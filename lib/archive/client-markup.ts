@@ -64,23 +64,31 @@ const REMINDER_CLOSE = '</system-reminder>';
 const INTERRUPTED = /^\[Request interrupted by user[^\]\n]{0,40}\]$/;
 
 /**
- * A user entry's text without what Claude Code wrote into it: `<system-reminder>` blocks (a hook's
- * feedback, a note of the harness; never the user's words) and, left alone, the notice of an
- * interrupted turn. Both were archived as things the user said, and came back for "cwd changed" or
- * "interrupted". An unclosed block is kept as written.
+ * A user entry's text without what Claude Code wrote into it: `<system-reminder>` blocks on lines of
+ * their own (a hook's feedback, a note of the harness; never the user's words) and, left alone, the
+ * notice of an interrupted turn. Both were archived as things the user said, and came back for "cwd
+ * changed" or "interrupted". A block inside a line ("my hook prints <system-reminder>…</system-reminder>
+ * but…") is the user quoting one, and an unclosed tag is kept: both stay as written.
  */
 export function withoutClientNotes(text: string): string {
   let out = '';
-  let at = 0;
-  for (let open = text.indexOf(REMINDER_OPEN); open !== -1; open = text.indexOf(REMINDER_OPEN, at)) {
+  let kept = 0;
+  for (let open = text.indexOf(REMINDER_OPEN); open !== -1; ) {
     const close = text.indexOf(REMINDER_CLOSE, open + REMINDER_OPEN.length);
     if (close === -1) break;
-    out += text.slice(at, open);
-    at = close + REMINDER_CLOSE.length;
+    const end = close + REMINDER_CLOSE.length;
+    const lineEnd = text.indexOf('\n', end);
+    if (blank(text.slice(text.lastIndexOf('\n', open) + 1, open)) && blank(text.slice(end, lineEnd === -1 ? text.length : lineEnd))) {
+      out += text.slice(kept, open);
+      kept = end;
+    }
+    open = text.indexOf(REMINDER_OPEN, end);
   }
-  const rest = at === 0 ? text : (out + text.slice(at)).trim();
+  const rest = kept === 0 ? text : (out + text.slice(kept)).trim();
   return INTERRUPTED.test(rest.trim()) ? '' : rest;
 }
+
+const blank = (s: string) => s.trim() === '';
 
 /**
  * A tool result without the `<system-reminder>` block Claude Code appends to it (to every Read: a

@@ -122,6 +122,11 @@ const envValue = (v: string) => commandValue(v) && !/^\d+$/.test(v);
 
 /** An XML element's open tag whose name ends in one of `names` (attributes allowed), and the spaces after it; group 2 is the name. */
 const xmlOpen = (names: string) => `<((?:[A-Za-z][\\w.:-]{0,40}?)?(?:${names}))(?:[ \\t][^<>]{0,300})?>[ \\t]{0,5}`;
+/**
+ * A line break and the indent after it, between a tag and its value (`<password>` on a line of its
+ * own, as a pretty-printed settings.xml or a Write of one has it).
+ */
+const XML_BREAK = '(?:[ \\t]{0,5}\\r?\\n[ \\t]{0,40})?';
 /** Maven's filter placeholders (@db.password@), JSX expressions ({token.symbol}). */
 const XML_PLACEHOLDER = /^@[\w.]+@$|^\{[\w$.]+\}$/;
 /** `echo` or `printf '%s\n'` at a command's start (also behind Read's or Grep's line prefix), up to its value. */
@@ -444,7 +449,10 @@ export const RULES: readonly Rule[] = [
   // <Token>{…}</Token> and <secret>enabled</secret> are no secrets).
   {
     kind: 'secret',
-    pattern: new RegExp(`(${xmlOpen('password|passwd|passphrase|storepass|keypass')})([^<>\\s][^<>\\n]{0,499}?)([ \\t]{0,5}<\\/\\2[ \\t]*>)`, 'gi'),
+    pattern: new RegExp(
+      `(${xmlOpen('password|passwd|passphrase|storepass|keypass')}${XML_BREAK})([^<>\\s][^<>\\n]{0,499}?)(${XML_BREAK}[ \\t]{0,5}<\\/\\2[ \\t]*>)`,
+      'gi',
+    ),
     group: 3,
     accept: (v) => commandValue(v) && !XML_PLACEHOLDER.test(v),
     gate: /(?:password|passwd|passphrase|storepass|keypass)(?:[ \t][^<>]{0,300})?>/i,
@@ -452,12 +460,13 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'secret',
     pattern: new RegExp(
-      `(${xmlOpen('secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key')})([^<>\\s][^<>\\n]{0,499}?)([ \\t]{0,5}<\\/\\2[ \\t]*>)`,
+      `(${xmlOpen('secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key')}${XML_BREAK})([^<>\\s][^<>\\n]{0,499}?)(${XML_BREAK}[ \\t]{0,5}<\\/\\2[ \\t]*>)`,
       'gi',
     ),
     group: 3,
     accept: (v) => commandValue(v) && !XML_PLACEHOLDER.test(v) && looksRandom(v),
-    named: true,
+    // Not a named rule (those run on a line at a time): the value may be on the line after the tag.
+    gate: /(?:secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:[ \t][^<>]{0,300})?>/i,
   },
   // define('DB_PASSWORD', '…') (PHP), setenv/putenv/set/put('api_key', '…'), and a subscript
   // assignment: os.environ["DB_PASSWORD"] = "…", ENV['API_KEY'] = '…'.

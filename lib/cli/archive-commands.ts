@@ -14,7 +14,7 @@ import { replayPhases } from '../phase/replay.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { configDir, type Env, sanitizeName } from '../runtime/paths.ts';
 import { findProjectRoot, listDir, readTextFile, statSafe, writeFileAtomic } from '../runtime/store.ts';
-import { catchUpSession, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
+import { catchUpSession, readCursor, type SessionEnv, subagentTranscripts, touchSession } from '../session/session-files.ts';
 import { claimJobs } from '../session/tool-archive.ts';
 import { UsageError } from './args.ts';
 import type { CliEnv } from './cli-runtime.ts';
@@ -294,11 +294,11 @@ async function ingestTranscript(run: IngestRun, file: string, identity: Transcri
   // The cursor lock is waited for half the time left, as in a hook.
   const lockWait = options.lockWaitMs ?? INGEST_LOCK_WAIT_MS;
   const env: SessionEnv = { store: cli.store, log: cli.log, now: () => cli.now, project, sink, writer, timeLeft: () => 2 * lockWait };
-  // When the transcript ran, not now: after `ingest --all`, `ctxl status` took the last session
-  // ingested for the project's latest. It ended when its file was last written.
-  const last = statSafe(file)?.mtime.toISOString();
-  const seen = last === undefined ? undefined : { first: identity.firstAt !== undefined && identity.firstAt < last ? identity.firstAt : last, last };
-  await touchSession(env, { sessionId, cwd, transcriptPath: file, seen });
+  // When the transcript ran, not now (after `ingest --all`, `ctxl status` took the last session
+  // ingested for the project's latest): from its first entry here, to its last after the pass.
+  // The file's last write only stands in for a transcript without times (a copy resets it).
+  const start = identity.firstAt ?? statSafe(file)?.mtime.toISOString();
+  await touchSession(env, { sessionId, cwd, transcriptPath: file, seen: start === undefined ? undefined : { first: start, last: start } });
   let added = 0;
   if (options.ledgers === true) {
     // Phases and ledgers first, so the archive below tags each chunk with the phase it was said in.
@@ -322,7 +322,11 @@ async function ingestTranscript(run: IngestRun, file: string, identity: Transcri
   // Undefined: the session's cursor stayed locked for the whole wait (a live hook or ingest holds
   // it), so nothing of this transcript was archived. Said, not counted as done.
   if (result === undefined) busy.push(file);
-  else touched.add(sessionId);
+  else {
+    touched.add(sessionId);
+    const last = readCursor(cli.store, sessionId, cli.log, cli.now)?.chunker?.lastTime;
+    if (last !== undefined) await touchSession(env, { sessionId, cwd, seen: { first: identity.firstAt ?? last, last } });
+  }
   added += result?.archived.added ?? 0;
   passEnds.set(sessionId, statSafe(catalogFile(cli.store, sessionId))?.size ?? 0);
   // The session's archive jobs to run: persisted outputs the pass found only as previews (archived

@@ -257,7 +257,10 @@ export async function advanceSessionCursor(
         // A line too long to read here (a Write or Edit of a big file carries it twice): a job reads
         // it alone, with the tool calls open at that line, so a result still finds its call.
         const onOversize = (raw: RawLine) => {
-          if (archive) oversize.push({ start: raw.start, end: raw.end, pending: structuredClone(chunker.pending) });
+          if (!archive) return;
+          oversize.push({ start: raw.start, end: raw.end, pending: structuredClone(chunker.pending) });
+          // Its result may be for any call open now: none of them is given up on at the next prompt.
+          for (const use of Object.values(chunker.pending)) use.queued = true;
         };
         const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? { onReset, onOversize } : { visit, onReset, onOversize });
         flush();

@@ -314,6 +314,12 @@ const POSITIVES: Positive[] = [
     kind: 'password',
   },
   {
+    name: 'an XML value on the line after its tag, or its close on the next line (pretty-printed settings, a Write of one)',
+    text: '<server>\n  <password>\n      Qx7vLp2mZr9tWk4s\n  </password>\n</server>\n<password>Hunter3Blue\n</password>\n<apiKey>\n  sk_abcDEF123456ghiJKL789\n</apiKey>',
+    secrets: ['Qx7vLp2mZr9tWk4s', 'Hunter3Blue', 'sk_abcDEF123456ghiJKL789'],
+    kind: 'secret',
+  },
+  {
     name: 'XML elements with attributes, a space before >, a storepass',
     text: '<wsse:Password Type="http://docs.oasis-open.org/wss#PasswordText">Hunter2Blue</wsse:Password>\n<password>Hunter3Blue</password >\n<storepass>Hunter4Blue9</storepass>',
     secrets: ['Hunter2Blue', 'Hunter3Blue', 'Hunter4Blue9'],

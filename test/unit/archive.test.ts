@@ -560,7 +560,7 @@ describe('entry shapes real transcripts hold', () => {
       line({
         type: 'user',
         uuid: 'u-1',
-        message: { role: 'user', content: 'rename the walrus module<system-reminder>A CLAUDE.md is now in scope.</system-reminder>' },
+        message: { role: 'user', content: 'rename the walrus module\n\n<system-reminder>\nA CLAUDE.md is now in scope.\n</system-reminder>' },
       }),
       line({
         type: 'user',
@@ -569,18 +569,25 @@ describe('entry shapes real transcripts hold', () => {
       }),
       line({ type: 'user', uuid: 'u-3', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }] } }),
       line({ type: 'user', uuid: 'u-4', message: { role: 'user', content: '[Request interrupted by user]' } }),
-      // The user's own words about the notice, and an unclosed tag, stay as written.
+      // The user's own words about the notice, a block quoted inside a line, and an unclosed tag stay as written.
       line({ type: 'user', uuid: 'u-5', message: { role: 'user', content: 'why did I see [Request interrupted by user] twice?' } }),
       line({ type: 'user', uuid: 'u-6', message: { role: 'user', content: 'what does <system-reminder> do' } }),
+      line({
+        type: 'user',
+        uuid: 'u-7',
+        message: { role: 'user', content: 'my hook prints <system-reminder>lint: 3 errors</system-reminder> but Claude ignores it' },
+      }),
     ]);
     t.ingest(file);
     const users = readChunks(t.data, SID).filter((c) => c.type === 'user');
     expect(users.map((c) => c.text).sort()).toEqual([
+      'my hook prints <system-reminder>lint: 3 errors</system-reminder> but Claude ignores it',
       'rename the walrus module',
       'what does <system-reminder> do',
       'why did I see [Request interrupted by user] twice?',
     ]);
-    expect(users.find((c) => c.text === 'rename the walrus module')?.client).toBe(true);
+    // What is left is the user's own: goals and constraints are read from it (client chunks give none).
+    expect(users.every((c) => c.client !== true)).toBe(true);
   });
 
   it('archives a server tool call with its result from the same message, and a text document the user attached', () => {

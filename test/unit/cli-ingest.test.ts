@@ -47,24 +47,24 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(summary.chunksTotal).toBe(summary.chunksAdded);
   });
 
-  it("dates an ingested session by its transcript, not by the ingest, so the project's live session stays the latest", async () => {
+  it("dates an ingested session by its transcript's entries, not by the ingest or the file, so the project's live session stays the latest", async () => {
     const t = setup();
     // A session the hooks saw an hour ago, in the same project.
     const live = 'b0b0b0b0-0000-4000-8000-000000000001';
     const hour = new Date(t.cli.now.getTime() - 3_600_000);
     const hooks = { store: t.cli.store, log: t.log, now: () => hour, project: { root: t.project } };
     await touchSession(hooks, { sessionId: live, cwd: t.project, started: true });
-    // crud.jsonl runs 2025-10-12 21:35:53 to 21:36:39; its file was last written at 21:40.
-    const mtime = new Date('2025-10-12T21:40:00.000Z');
-    utimesSync(t.transcript, mtime, mtime);
+    // crud.jsonl runs 2025-10-12 21:35:53 to 21:36:39; its file's time says nothing (a copy, a checkout).
+    const old = new Date('2019-01-01T00:00:00.000Z');
+    utimesSync(t.transcript, old, old);
     await ingestFiles(t.cli, [t.transcript], { cwd: t.project });
     const record = readSession(t.cli.store, SID, t.log, t.cli.now);
-    expect([record?.startedAt, record?.lastSeenAt]).toEqual(['2025-10-12T21:35:53.825Z', '2025-10-12T21:40:00.000Z']);
+    expect([record?.startedAt, record?.lastSeenAt]).toEqual(['2025-10-12T21:35:53.825Z', '2025-10-12T21:36:39.886Z']);
     expect(status({ env: t.cli.env, cwd: t.project, sessionId: undefined, now: t.cli.now }).sessionId).toBe(live);
-    // A transcript written to later widens the span; ingesting a session the hooks saw since leaves
-    // their time as it was.
-    const later = new Date('2025-10-13T08:00:00.000Z');
-    utimesSync(t.transcript, later, later);
+    // A line written later widens the span; ingesting a session the hooks saw since leaves their time.
+    const lines = readFileSync(t.transcript, 'utf8').trimEnd().split('\n');
+    const lastLine = JSON.parse(lines[lines.length - 1] as string) as Record<string, unknown>;
+    writeFileSync(t.transcript, `${[...lines, JSON.stringify({ ...lastLine, uuid: 'later-1', timestamp: '2025-10-13T08:00:00.000Z' })].join('\n')}\n`);
     await ingestFiles(t.cli, [t.transcript], { cwd: t.project });
     expect(readSession(t.cli.store, SID, t.log, t.cli.now)?.lastSeenAt).toBe('2025-10-13T08:00:00.000Z');
     await touchSession(hooks, { sessionId: SID, cwd: t.project, prompt: true });
@@ -125,6 +125,8 @@ describe('ctxl ingest (ingestFiles)', () => {
         timestamp: at(3),
         message: { id: 'msg_2', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'The log ends in a fatal error.' }] },
       },
+      // The next prompt, read in the same pass: the call whose result went to a job is not given up on.
+      { ...base, type: 'user', uuid: 'u-2', parentUuid: 'a-2', timestamp: at(4), message: { role: 'user', content: 'thanks, now fix it' } },
     ];
     const file = join(t.project, '..', `${sid}.jsonl`);
     writeFileSync(file, `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
@@ -143,6 +145,7 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(last).toBeDefined();
     expect(last).toMatch(/sourceUuids: \["a-1","r-1"\]/);
     expect(chunks.some((c) => c.includes('The log ends in a fatal error.'))).toBe(true);
+    expect(chunks.filter((c) => c.includes('[no result'))).toEqual([]);
     expect(summary.chunksTotal).toBe(chunks.length);
     // Again: nothing new, and no job queued a second time.
     const again = await ingestFiles(t.cli, [file], { cwd: t.project });
