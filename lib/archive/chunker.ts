@@ -111,7 +111,7 @@ const firstTime = (entries: readonly Entry[]): string | undefined => {
 };
 
 /** A tool input with every string redacted; long strings other than a command are cut (only the head is archived). */
-function redactInput(value: unknown, key = '', depth = 0): unknown {
+export function redactInput(value: unknown, key = '', depth = 0): unknown {
   if (typeof value === 'string') return redactText(key === 'command' || value.length <= PENDING_STRING_CHARS ? value : value.slice(0, PENDING_STRING_CHARS));
   if (depth > 16) return null;
   if (Array.isArray(value)) return value.map((v) => redactInput(v, '', depth + 1));

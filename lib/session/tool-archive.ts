@@ -15,6 +15,7 @@ import {
   type ChunkerState,
   chunksFromEntries,
   PART_CHARS,
+  redactInput,
   splitText,
   type ToolCallHead,
   toolPartChunk,
@@ -95,7 +96,9 @@ export async function archiveToolCall(
 ): Promise<{ chunks: number; deferred: boolean; parts: number; spooled?: boolean }> {
   const out = options.output ?? toolOutput(call.response);
   if (out.bytes < options.minBytes) return { chunks: 0, deferred: false, parts: 0 };
-  const head: ToolCallHead = { toolUseId: call.toolUseId, name: call.name, input: call.input, isError: call.isError };
+  // Its input redacted string by string before anything is rendered, cut or written (a job file
+  // too): the chunk's head is cut at 2,000 characters, and a secret the cut splits slips past the rules.
+  const head: ToolCallHead = { toolUseId: call.toolUseId, name: call.name, input: redactInput(call.input), isError: call.isError };
   const persisted = out.persistedPath === undefined ? undefined : statSafe(out.persistedPath);
   if (out.persistedPath !== undefined && persisted?.isFile() === true) {
     if (persisted.size > INLINE_MAX_BYTES && options.cliPath !== undefined) {
@@ -118,7 +121,7 @@ export async function archiveToolCall(
         version: JOB_VERSION,
         kind: 'tool-read',
         ...headJob(env, sessionId, options.phase),
-        call: redactedHead(head),
+        call: head,
         ...read,
         ...(stat === undefined ? { hash: chunkHash(out.text) } : { hash: sampleHash(out.text), stat }),
       };
@@ -126,7 +129,7 @@ export async function archiveToolCall(
       return { chunks: 0, deferred: true, parts: textParts(out.text).length, spooled: true };
     }
     const text = redactText(out.text);
-    const job: TextJob = { version: JOB_VERSION, kind: 'tool-text', ...headJob(env, sessionId, options.phase), call: redactedHead(head), text };
+    const job: TextJob = { version: JOB_VERSION, kind: 'tool-text', ...headJob(env, sessionId, options.phase), call: head, text };
     await startJob(env, job, options.cliPath);
     return { chunks: 0, deferred: true, parts: textParts(text).length, spooled: true };
   }
@@ -176,8 +179,6 @@ export async function archiveFile(
 
 /** The parts an output's text is archived in (the same split wherever it is archived). */
 const textParts = (text: string) => splitText(text, Math.max(PART_CHARS, Math.ceil(text.length / MAX_PARTS)));
-
-const redactedHead = (head: ToolCallHead): ToolCallHead => ({ ...head, input: JSON.parse(redactText(JSON.stringify(head.input ?? null))) as unknown });
 
 /** Where a Read's text came from: its file, first line and line count (undefined for anything else). */
 function readSource(call: ToolCallHead & { response: unknown }): { file: string; startLine: number; lines: number } | undefined {
@@ -248,7 +249,7 @@ export async function archiveSpooled(env: SessionEnv, job: TextJob | ReadJob, wr
 
 /** The job of a persisted output. It outlives this process: nothing in it may be a secret in clear. */
 function fileJob(env: SessionEnv, sessionId: string, phase: string | undefined, head: ToolCallHead, file: string): FileJob {
-  return { version: JOB_VERSION, kind: 'tool-output', ...headJob(env, sessionId, phase), call: redactedHead(head), file };
+  return { version: JOB_VERSION, kind: 'tool-output', ...headJob(env, sessionId, phase), call: { ...head, input: redactInput(head.input) }, file };
 }
 
 function headJob(env: SessionEnv, sessionId: string, phase: string | undefined) {

@@ -60,6 +60,23 @@ describe('PostToolUse: stubs from L0→L1 on', () => {
     noProblems(t);
   });
 
+  it("a large output's call is redacted before its head is cut: a key the 2,000-character cut would split leaves nothing", () => {
+    const t = session();
+    t.prompt('Search the docs.');
+    t.fill(40);
+    const key = `sk-ant-api03-${'Qx7vLp2mZr9tWk4s'.repeat(4)}`;
+    // The key starts 14 characters before the head's cut: cut first, its rest was too short for the rule.
+    const query = `${'a'.repeat(1_972)} ${key} more words`;
+    const { id } = t.post('mcp__docs__search', { query }, [{ type: 'text', text: textOfSize(20_000) }]);
+    const parts = t.toolParts(id);
+    expect(parts.length).toBeGreaterThan(0);
+    for (const part of parts) {
+      expect(part.text).toContain(`${'a'.repeat(1_972)} [REDACTED`);
+      expect(part.text).not.toContain('sk-ant-api03-Qx7');
+      expect(part.keywords.join(' ')).not.toContain('qx7v');
+    }
+  });
+
   it('at 65% a 20 KB Bash output becomes a Bash-shaped stub whose ref leads to the full output', () => {
     const t = session();
     t.prompt('Show me the build log.');
