@@ -10,6 +10,7 @@ import { CHUNK_VERSION, type Chunk, type ChunkType } from './chunk-file.ts';
 import { typedText, withoutClientNotes, withoutTrailingReminder } from './client-markup.ts';
 import { keywords } from './keywords.ts';
 import { redactText } from './redact.ts';
+import { SECRET_FIELD, secretFieldValue } from './secret-rules.ts';
 
 export const PART_CHARS = 6_000;
 const INPUT_CHARS = 2_000;
@@ -112,7 +113,11 @@ const firstTime = (entries: readonly Entry[]): string | undefined => {
 
 /** A tool input with every string redacted; long strings other than a command are cut (only the head is archived). */
 export function redactInput(value: unknown, key = '', depth = 0): unknown {
-  if (typeof value === 'string') return redactText(key === 'command' || value.length <= PENDING_STRING_CHARS ? value : value.slice(0, PENDING_STRING_CHARS));
+  if (typeof value === 'string') {
+    // `{"password": "S3cr3tPa55"}`: the field's name says what its value is.
+    if (SECRET_FIELD.test(key) && secretFieldValue(value)) return '[REDACTED:secret]';
+    return redactText(key === 'command' || value.length <= PENDING_STRING_CHARS ? value : value.slice(0, PENDING_STRING_CHARS));
+  }
   if (depth > 16) return null;
   if (Array.isArray(value)) return value.map((v) => redactInput(v, '', depth + 1));
   if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactInput(v, k, depth + 1)]));

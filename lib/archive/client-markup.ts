@@ -64,26 +64,41 @@ const REMINDER_CLOSE = '</system-reminder>';
 const INTERRUPTED = /^\[Request interrupted by user[^\]\n]{0,40}\]$/;
 
 /**
- * A user entry's text without what Claude Code wrote into it: `<system-reminder>` blocks on lines of
- * their own (a hook's feedback, a note of the harness; never the user's words) and, left alone, the
- * notice of an interrupted turn. Both were archived as things the user said, and came back for "cwd
- * changed" or "interrupted". A block inside a line ("my hook prints <system-reminder>…</system-reminder>
- * but…") is the user quoting one, and an unclosed tag is kept: both stay as written.
+ * A user entry's text without what Claude Code wrote into it: `<system-reminder>` blocks (a hook's
+ * feedback, a note of the harness; never the user's words) and, left alone, the notice of an
+ * interrupted turn. Both were archived as things the user said, and came back for "cwd changed" or
+ * "interrupted". A block is the client's where it starts its line (after blanks or another such
+ * block, the prompt may follow on the same line) or where nothing but blanks and blocks follow it;
+ * one inside a sentence ("my hook prints <system-reminder>…</system-reminder> but…") is the user
+ * quoting it, and an unclosed tag is the user's too: both stay as written.
  */
 export function withoutClientNotes(text: string): string {
-  let out = '';
-  let kept = 0;
+  const blocks: Array<[number, number]> = [];
   for (let open = text.indexOf(REMINDER_OPEN); open !== -1; ) {
     const close = text.indexOf(REMINDER_CLOSE, open + REMINDER_OPEN.length);
     if (close === -1) break;
     const end = close + REMINDER_CLOSE.length;
-    const lineEnd = text.indexOf('\n', end);
-    if (blank(text.slice(text.lastIndexOf('\n', open) + 1, open)) && blank(text.slice(end, lineEnd === -1 ? text.length : lineEnd))) {
-      out += text.slice(kept, open);
-      kept = end;
-    }
+    blocks.push([open, end]);
     open = text.indexOf(REMINDER_OPEN, end);
   }
+  const client = blocks.map(() => false);
+  blocks.forEach(([open], i) => {
+    const previous = i > 0 && client[i - 1] === true ? (blocks[i - 1] as [number, number])[1] : 0;
+    client[i] = blank(text.slice(Math.max(text.lastIndexOf('\n', open - 1) + 1, previous), open));
+  });
+  for (let i = blocks.length - 1, stop = text.length; i >= 0; i--) {
+    const [open, end] = blocks[i] as [number, number];
+    if (!blank(text.slice(end, stop))) break;
+    client[i] = true;
+    stop = open;
+  }
+  let out = '';
+  let kept = 0;
+  blocks.forEach(([open, end], i) => {
+    if (client[i] !== true) return;
+    out += text.slice(kept, open);
+    kept = end;
+  });
   const rest = kept === 0 ? text : (out + text.slice(kept)).trim();
   return INTERRUPTED.test(rest.trim()) ? '' : rest;
 }

@@ -113,6 +113,13 @@ const FLAG_GATE = /-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|a
 /** Words help text puts after a flag for its value. */
 const HELP_WORDS = new Set(['value', 'string', 'stdin', 'text', 'secret', 'password', 'token', 'key', 'file', 'path']);
 /** A password on a command line: a literal, not a variable, a placeholder, a NAME in capitals or a word of help text. */
+/**
+ * A field whose name says it holds a secret (`password`, `client_secret`, `githubToken`, `api_key`),
+ * as a tool's input has it: the rules see a value alone, and "S3cr3tPa55" alone looks like a word.
+ */
+export const SECRET_FIELD = /(?:password|passwd|passphrase|pwd|secret|token|credentials?|api[_-]?key|(?:secret|private|access|auth)[_-]?key)$/i;
+/** A field's value that is a secret, not a placeholder, a variable or a word of help text. */
+export const secretFieldValue = (v: string): boolean => commandValue(v);
 const commandValue = (v: string) =>
   isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/[$<]/.test(v) && !TYPE_WORDS.has(v.toLowerCase()) && !HELP_WORDS.has(v.toLowerCase());
 /** A flag's unquoted value that may be a secret: as on a command line, and not a key=value spec (`--secret id=npmrc,…`). */
@@ -128,7 +135,12 @@ const xmlOpen = (names: string) => `<((?:[A-Za-z][\\w.:-]{0,40}?)?(?:${names}))(
  */
 const XML_BREAK = '(?:[ \\t]{0,5}\\r?\\n[ \\t]{0,40})?';
 /** Maven's filter placeholders (@db.password@), JSX expressions ({token.symbol}). */
-const XML_PLACEHOLDER = /^@[\w.]+@$|^\{[\w$.]+\}$/;
+const XML_PLACEHOLDER = /^@[\w.]+@$|^\{[^{}]*\}$/;
+/**
+ * An element's value that may be a secret: a literal of one word. A value of words is prose (JSX's
+ * `<ForgotPassword>\n  Forgot your password?\n</ForgotPassword>`), a placeholder or an expression is not one.
+ */
+const xmlValue = (v: string) => commandValue(v) && !XML_PLACEHOLDER.test(v) && !/\s/.test(v.trim());
 /** `echo` or `printf '%s\n'` at a command's start (also behind Read's or Grep's line prefix), up to its value. */
 const ECHO = `(?:^|[\\s;&|(\`→:])(?:echo|printf)(?:[ \\t]{1,5}-[neE]{1,3}){0,3}(?:[ \\t]{1,5}(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"))?[ \\t]{1,5}`;
 /** A pipe into a command that reads a password from stdin (sudo's options may take values before -S). */
@@ -454,7 +466,7 @@ export const RULES: readonly Rule[] = [
       'gi',
     ),
     group: 3,
-    accept: (v) => commandValue(v) && !XML_PLACEHOLDER.test(v),
+    accept: xmlValue,
     gate: /(?:password|passwd|passphrase|storepass|keypass)(?:[ \t][^<>]{0,300})?>/i,
   },
   {
@@ -464,9 +476,9 @@ export const RULES: readonly Rule[] = [
       'gi',
     ),
     group: 3,
-    accept: (v) => commandValue(v) && !XML_PLACEHOLDER.test(v) && looksRandom(v),
+    accept: (v) => xmlValue(v) && looksRandom(v),
     // Not a named rule (those run on a line at a time): the value may be on the line after the tag.
-    gate: /(?:secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:[ \t][^<>]{0,300})?>/i,
+    gate: /<[\w.:-]{0,40}?(?:secret[_-]?key|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[ \t>]/i,
   },
   // define('DB_PASSWORD', '…') (PHP), setenv/putenv/set/put('api_key', '…'), and a subscript
   // assignment: os.environ["DB_PASSWORD"] = "…", ENV['API_KEY'] = '…'.

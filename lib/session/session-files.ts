@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { type ChunkSink, type ChunkWriter, type WriteResult, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { type ChunkContext, type ChunkerState, chunksFromEntries, emptyChunkerState, type ToolCallHead } from '../archive/chunker.ts';
+import { readRange } from '../archive/file-parts.ts';
 import { chunkHash } from '../archive/hash.ts';
 import type { Logger } from '../runtime/log.ts';
 import { lazySchema } from '../runtime/schemas.ts';
@@ -259,8 +260,14 @@ export async function advanceSessionCursor(
         const onOversize = (raw: RawLine) => {
           if (!archive) return;
           oversize.push({ start: raw.start, end: raw.end, pending: structuredClone(chunker.pending) });
-          // Its result may be for any call open now: none of them is given up on at the next prompt.
-          for (const use of Object.values(chunker.pending)) use.queued = true;
+          // The calls its results answer (named before the content, at its head) are its job's now,
+          // not the pass's: no longer open. A head that names none: any open call may be answered
+          // there, and none is given up on at the next prompt.
+          const head = lineHead(transcriptPath, raw);
+          const answered = [...head.matchAll(RESULT_ID)].map((m) => m[1] as string);
+          for (const id of answered) delete chunker.pending[id];
+          // An assistant's line (a Write of a big file) answers none.
+          if (answered.length === 0 && !ASSISTANT_LINE.test(head)) for (const use of Object.values(chunker.pending)) use.queued = true;
         };
         const result = await advanceTranscript(transcriptPath, previous, visit === undefined ? { onReset, onOversize } : { visit, onReset, onOversize });
         flush();
@@ -282,6 +289,21 @@ export async function advanceSessionCursor(
   // too (taken first, never the other way round), as the main pass and a large output's archive
   // job do, so no two of them write the same chunk at once.
   return env.store.withLock(cursorFile(env.store, sessionId), pass, { waitMs: Math.max(100, timeLeft() / 2) });
+}
+
+/** Bytes of a line too long for a pass read for what it is and the tool_use ids of its results. */
+const RESULT_HEAD_BYTES = 64 * 1024;
+const RESULT_ID = /"tool_use_id"\s*:\s*"([^"\\]{1,200})"/g;
+
+const ASSISTANT_LINE = /"type"\s*:\s*"assistant"|"role"\s*:\s*"assistant"/;
+
+/** The first 64 KB of a transcript line (empty when it cannot be read). */
+function lineHead(file: string, line: RawLine): string {
+  try {
+    return readRange(file, line.start, Math.min(line.end, line.start + RESULT_HEAD_BYTES));
+  } catch {
+    return '';
+  }
 }
 
 /** Folders below `subagents/` searched for transcripts (workflows put theirs two down). */

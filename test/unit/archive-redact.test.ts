@@ -320,6 +320,12 @@ const POSITIVES: Positive[] = [
     kind: 'secret',
   },
   {
+    name: 'an XML element named for a secret key',
+    text: '<secretKey>wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY</secretKey>\n<aws_secret_key>wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEZ</aws_secret_key>',
+    secrets: ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEZ'],
+    kind: 'secret',
+  },
+  {
     name: 'XML elements with attributes, a space before >, a storepass',
     text: '<wsse:Password Type="http://docs.oasis-open.org/wss#PasswordText">Hunter2Blue</wsse:Password>\n<password>Hunter3Blue</password >\n<storepass>Hunter4Blue9</storepass>',
     secrets: ['Hunter2Blue', 'Hunter3Blue', 'Hunter4Blue9'],
@@ -501,6 +507,10 @@ const NEGATIVES: Array<[string, string]> = [
   [
     'variables piped to a stdin password, a key file to gh secret',
     'echo $GITHUB_TOKEN | docker login ghcr.io -u bot --password-stdin\necho "$PASS" | sudo -S true\ngh secret set DEPLOY_KEY < key.pem\necho hello | grep -c h',
+  ],
+  [
+    'JSX children on their own lines: words, an expression',
+    '<ForgotPassword>\n  Forgot your password?\n</ForgotPassword>\n<Token>\n  {token.symbol.toUpperCase()}\n</Token>',
   ],
   [
     'setters called with a variable or a word, XML placeholders and names',

@@ -577,10 +577,26 @@ describe('entry shapes real transcripts hold', () => {
         uuid: 'u-7',
         message: { role: 'user', content: 'my hook prints <system-reminder>lint: 3 errors</system-reminder> but Claude ignores it' },
       }),
+      // The harness's shapes: a block and the prompt on one line; blocks back to back before it.
+      line({
+        type: 'user',
+        uuid: 'u-8',
+        message: { role: 'user', content: "<system-reminder>The user's timezone is UTC</system-reminder>fix the narwhal loop" },
+      }),
+      line({
+        type: 'user',
+        uuid: 'u-9',
+        message: {
+          role: 'user',
+          content: '<system-reminder>a</system-reminder><system-reminder>\nNote: x.ts was read before\n</system-reminder>\nadd a quokka test',
+        },
+      }),
     ]);
     t.ingest(file);
     const users = readChunks(t.data, SID).filter((c) => c.type === 'user');
     expect(users.map((c) => c.text).sort()).toEqual([
+      'add a quokka test',
+      'fix the narwhal loop',
       'my hook prints <system-reminder>lint: 3 errors</system-reminder> but Claude ignores it',
       'rename the walrus module',
       'what does <system-reminder> do',

@@ -60,7 +60,7 @@ describe('PostToolUse: stubs from L0→L1 on', () => {
     noProblems(t);
   });
 
-  it("a large output's call is redacted before its head is cut: a key the 2,000-character cut would split leaves nothing", () => {
+  it("a large output's call is redacted field by field before its head is cut: a key the cut would split, a field named password", () => {
     const t = session();
     t.prompt('Search the docs.');
     t.fill(40);
@@ -75,6 +75,11 @@ describe('PostToolUse: stubs from L0→L1 on', () => {
       expect(part.text).not.toContain('sk-ant-api03-Qx7');
       expect(part.keywords.join(' ')).not.toContain('qx7v');
     }
+    // A value its field's name calls a secret, cut by the head: the rules alone took it for a word.
+    const named = t.post('mcp__db__connect', { query: 'a'.repeat(1_963), password: 'Tr0ub4dor&3xyzzyPlugh' }, [{ type: 'text', text: textOfSize(20_000) }]);
+    const namedParts = t.toolParts(named.id);
+    expect(namedParts.length).toBeGreaterThan(0);
+    for (const part of namedParts) expect(part.text).not.toContain('Tr0ub4dor');
   });
 
   it('at 65% a 20 KB Bash output becomes a Bash-shaped stub whose ref leads to the full output', () => {

@@ -47,6 +47,35 @@ describe('ctxl ingest (ingestFiles)', () => {
     expect(summary.chunksTotal).toBe(summary.chunksAdded);
   });
 
+  it('a line too long for a pass that is a call (a Write of a big file) answers none: an open call is still given up on at the next prompt', async () => {
+    const t = setup();
+    const sid = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e60';
+    const base = { sessionId: sid, cwd: t.project, version: '2.1.332', isSidechain: false, timestamp: '2026-11-01T09:00:00.000Z' };
+    const call = (uuid: string, id: string, name: string, input: Record<string, unknown>) => ({
+      ...base,
+      type: 'assistant',
+      uuid,
+      message: { id: `msg_${uuid}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+    });
+    const entries = [
+      { ...base, type: 'user', uuid: 'u-1', message: { role: 'user', content: 'migrate and write the dump' } },
+      call('a-1', 'toolu_A', 'Bash', { command: 'npm run zebramigrate', password: 'Tr0ub4dor&3xyzzyPlugh' }),
+      call('a-2', 'toolu_W', 'Write', { file_path: '/tmp/dump.sql', content: 'x'.repeat(17 * 2 ** 20) }),
+      // Killed before either returned; resumed.
+      { ...base, type: 'user', uuid: 'u-2', message: { role: 'user', content: 'the session crashed, continue' } },
+    ];
+    const file = join(t.project, '..', `${sid}.jsonl`);
+    writeFileSync(file, `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    await ingestFiles(t.cli, [file], { cwd: t.project });
+    const dir = join(t.data, 'sessions', sid, 'archived');
+    const chunks = readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8'));
+    const lost = chunks.find((c) => c.includes('npm run zebramigrate'));
+    expect(lost).toContain('[no result: the conversation went on before this call returned]');
+    // Its password field never reached L2 or the cursor in clear.
+    expect(lost).not.toContain('Tr0ub4dor');
+    expect(readFileSync(join(t.data, 'sessions', sid, 'cursor.json'), 'utf8')).not.toContain('Tr0ub4dor');
+  });
+
   it("dates an ingested session by its transcript's entries, not by the ingest or the file, so the project's live session stays the latest", async () => {
     const t = setup();
     // A session the hooks saw an hour ago, in the same project.
