@@ -113,15 +113,15 @@ const FLAG_GATE = /-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|a
 /** Words help text puts after a flag for its value. */
 const HELP_WORDS = new Set(['value', 'string', 'stdin', 'text', 'secret', 'password', 'token', 'key', 'file', 'path']);
 /** A password on a command line: a literal, not a variable, a placeholder, a NAME in capitals or a word of help text. */
+const commandValue = (v: string) =>
+  isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/[$<]/.test(v) && !TYPE_WORDS.has(v.toLowerCase()) && !HELP_WORDS.has(v.toLowerCase());
 /**
  * A field whose name says it holds a secret (`password`, `client_secret`, `githubToken`, `api_key`),
  * as a tool's input has it: the rules see a value alone, and "S3cr3tPa55" alone looks like a word.
  */
 export const SECRET_FIELD = /(?:password|passwd|passphrase|pwd|secret|token|credentials?|api[_-]?key|(?:secret|private|access|auth)[_-]?key)$/i;
-/** A field's value that is a secret, not a placeholder, a variable or a word of help text. */
-export const secretFieldValue = (v: string): boolean => commandValue(v);
-const commandValue = (v: string) =>
-  isLiteral(v) && !/^[A-Z_]{2,}$/.test(v) && !/[$<]/.test(v) && !TYPE_WORDS.has(v.toLowerCase()) && !HELP_WORDS.has(v.toLowerCase());
+/** Such a field's value that is a secret: as on a command line (not a placeholder, a variable or a word of help text). */
+export const secretFieldValue = commandValue;
 /** A flag's unquoted value that may be a secret: as on a command line, and not a key=value spec (`--secret id=npmrc,…`). */
 const flagValue = (v: string) => commandValue(v) && !/^[A-Za-z_]{1,20}=/.test(v);
 /** An environment variable's value: as on a command line, and not a number (`MAX_TOKEN=4096`). */
