@@ -49,6 +49,8 @@ export const emptyChunkerState = (): ChunkerState => ({ pending: {} });
 
 export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState, ctx: ChunkContext): Chunk[] {
   const out: Chunk[] = [];
+  // A line that brings results is no new prompt, whatever text it holds beside them (before them, too).
+  const answers = entries.some((e) => e.kind === 'tool-result');
   for (const raw of entries) {
     // A line without a usable timestamp was said when the line before it was (a dated entry of the
     // same line, else the time of archiving, when none came before): not at the moment of
@@ -61,7 +63,7 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
         const typed = entry.meta ? '' : typedText(entry.text);
         const text = withoutClientNotes(typed);
         if (text.trim() === '') break;
-        if (!entry.sidechain && entry.lineType === 'user') out.push(...unanswered(state, ctx));
+        if (!entry.sidechain && entry.lineType === 'user' && !answers) out.push(...unanswered(state, ctx));
         const chunks = simple('user', entry, ctx, text);
         // A typed command or a command's output is the client's; words left once its notes are out are the user's.
         if (typed !== entry.text) for (const c of chunks) c.client = true;

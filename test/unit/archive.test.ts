@@ -537,6 +537,19 @@ describe('entry shapes real transcripts hold', () => {
       call('a-2', 'toolu_slow', 'Bash', { command: 'npm run build' }),
       line({ type: 'attachment', uuid: 'att-1', attachment: { type: 'queued_command', prompt: 'then run the linter' } }),
       result('u-2', 'toolu_slow', 'built in 41s'),
+      // A line with text beside a result (before it, too) answers; it is no new prompt.
+      call('a-4', 'toolu_mixed', 'Bash', { command: 'npm run lint' }),
+      line({
+        type: 'user',
+        uuid: 'u-5',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'also look at the warnings' },
+            { type: 'tool_result', tool_use_id: 'toolu_mixed', content: 'lint: 0 errors' },
+          ],
+        },
+      }),
       // A subagent's call waits for its own result, whatever the main conversation says meanwhile.
       call('a-3', 'toolu_sub', 'Grep', { pattern: 'walrus' }, { isSidechain: true }),
       line({ type: 'user', uuid: 'u-3', message: { role: 'user', content: 'and the docs?' } }),
@@ -549,6 +562,7 @@ describe('entry shapes real transcripts hold', () => {
     expect(lost?.text.endsWith('[no result: the conversation went on before this call returned]')).toBe(true);
     expect(lost?.sourceUuids).toEqual(['a-1']);
     expect(tools.find((c) => c.toolUseId === 'toolu_slow')?.text.endsWith('built in 41s')).toBe(true);
+    expect(tools.find((c) => c.toolUseId === 'toolu_mixed')?.text.endsWith('lint: 0 errors')).toBe(true);
     expect(tools.find((c) => c.toolUseId === 'toolu_sub')?.text.endsWith('src/walrus.ts:3')).toBe(true);
     const cursor = JSON.parse(readFileSync(join(t.data, 'sessions', SID, 'cursor.json'), 'utf8')) as { chunker: { pending: Obj } };
     expect(cursor.chunker.pending).toEqual({});
