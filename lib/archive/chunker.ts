@@ -23,7 +23,7 @@ export interface PendingToolUse {
   timestamp: string | undefined;
   /** A subagent's call (absent in cursors saved before it was recorded: such a call is never given up on). */
   sidechain?: boolean;
-  /** Open when a line too long for a pass went to a job: its result may be there, so it is never given up on. */
+  /** Open when a line too long for a pass, naming no result and no assistant's, went to a job: its result may be there. */
   queued?: boolean;
 }
 
@@ -152,7 +152,7 @@ function simple(type: ChunkType, entry: Entry & { text: string }, ctx: ChunkCont
 }
 
 /** What a call that never got its result archives in place of one. */
-export const NO_RESULT = '[no result: the conversation went on before this call returned]';
+const NO_RESULT = '[no result: the conversation went on before this call returned]';
 
 /**
  * The main conversation's calls still waiting for a result when the user types again, archived
@@ -160,7 +160,7 @@ export const NO_RESULT = '[no result: the conversation went on before this call 
  * gets one too), so these never will (the session was killed mid-call and resumed). Waiting for
  * ever, they were lost: an Edit's old and new text, a command that was run. A prompt typed while
  * a call runs is an attachment, not a user line, and gives up on nothing; a subagent's calls wait,
- * and so do the calls open when a line too long for a pass went to a job (it may hold their result).
+ * and so do the calls marked `queued` (see advanceSessionCursor's onOversize).
  */
 function unanswered(state: ChunkerState, ctx: ChunkContext): Chunk[] {
   const out: Chunk[] = [];
@@ -205,7 +205,7 @@ export function toolPartChunk(
   meta: { uuids: string[]; timestamp: string; sidechain: boolean },
   ctx: ChunkContext,
 ): Chunk {
-  const head = redactText(describeCall(call.name, call.input));
+  const head = headOf(call);
   return base(ctx, {
     id: toolPartId(ctx.hash, ctx.session, call.toolUseId, part[0] - 1),
     type: 'tool',
@@ -219,6 +219,17 @@ export function toolPartChunk(
     sidechain: meta.sidechain,
     part: part[1] > 1 ? part : undefined,
   });
+}
+
+/** A call's head, rendered and redacted once: every part of its output repeats it (a 1 MB output has 170). */
+const heads = new WeakMap<ToolCallHead, string>();
+function headOf(call: ToolCallHead): string {
+  let head = heads.get(call);
+  if (head === undefined) {
+    head = redactText(describeCall(call.name, call.input));
+    heads.set(call, head);
+  }
+  return head;
 }
 
 function base(
