@@ -4,7 +4,18 @@
 // PostToolUse (no transcript uuids yet) gains the uuids when the transcript entry is archived.
 import { join } from 'node:path';
 import type { Store } from '../runtime/store.ts';
-import { ensureDir, listDir, pathExists, readTextFile, removePath, removeStaleTemps, STALE_TEMP_MS, statSafe, writeFileAtomic } from '../runtime/store.ts';
+import {
+  ensureDir,
+  listDir,
+  openRangeReader,
+  pathExists,
+  readTextFile,
+  removePath,
+  removeStaleTemps,
+  STALE_TEMP_MS,
+  statSafe,
+  writeFileAtomic,
+} from '../runtime/store.ts';
 import { type Chunk, parseChunk, renderChunk } from './chunk-file.ts';
 import { toolPartId, UNNAMED_TOOL } from './chunker.ts';
 
@@ -292,6 +303,30 @@ export function removeTempLeftovers(store: Store, sessionId: string, now: number
   removed += removeStaleTemps(store.path('sessions', sessionId), now);
   removed += removeStaleTemps(store.path('sessions', sessionId, 'ledgers'), now);
   return removed;
+}
+
+/** The ids of the last `count` lines of a session's catalog, oldest first (reads its tail only). */
+export function catalogTail(store: Store, sessionId: string, count: number): string[] {
+  const reader = openRangeReader(catalogFile(store, sessionId));
+  if (reader === undefined) return [];
+  try {
+    // A line is ~34 bytes ({"v":1,"id":"<16 hex>"}): twice that per line is room enough.
+    const length = Math.min(reader.size, count * 80);
+    const lines = reader
+      .read(reader.size - length, length)
+      .toString('utf8')
+      .split('\n');
+    const ids: string[] = [];
+    for (const line of lines.slice(length < reader.size ? 1 : 0)) {
+      try {
+        const id = (JSON.parse(line) as Partial<CatalogLine>).id;
+        if (typeof id === 'string' && /^[\w-]{1,80}$/.test(id)) ids.push(id);
+      } catch {}
+    }
+    return ids.slice(-count);
+  } finally {
+    reader.close();
+  }
 }
 
 export function listChunkIds(store: Store, sessionId: string): string[] {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chunkHash } from '../archive/hash.ts';
 import { decisionId, dedupe, duration, testLine } from '../phase/ledger.ts';
 import { type FactRecord, ledgerDir, type PhaseFile, readFacts, readPhaseFile, shownSpans } from '../phase/phase-store.ts';
-import type { TestRecord } from '../phase/span-work.ts';
+import { keyChanges, type TestRecord } from '../phase/span-work.ts';
 import { type DecisionView, decisionChain } from '../recall/views.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
@@ -74,7 +74,7 @@ export function digestOf(
   const current = spans.at(-1);
   const item = (f: FactRecord, id?: string): DigestItem => ({
     ...(id === undefined ? {} : { id }),
-    text: f.text,
+    text: withRejected(f),
     ...(f.reason === undefined || f.text.includes(f.reason) ? {} : { reason: f.reason }),
     ...(f.ref === '' ? {} : { ref: f.ref }),
   });
@@ -117,7 +117,10 @@ export function digestOf(
     next: recent('next-step')
       .map((f) => item(f))
       .slice(-6),
-    values: [...changes.slice(-8).map((c) => ({ text: `\`${c.file}\`: ${c.text}` })), ...bothEnds(of('value'), 4, 8).map((f) => item(f))],
+    values: [
+      ...bothEnds(of('value'), 4, 8).map((f) => item(f)),
+      ...keyChanges(changes, { values: 16, other: 8 }).map((c) => ({ text: `\`${c.file}\`: ${c.text}` })),
+    ],
     files: [...(currentWork?.files ?? [])].reverse().slice(0, 10),
     tests: tests.slice(-3).map(testLine),
     failures: failuresOf(tests),
@@ -134,6 +137,13 @@ export function digestOf(
   }
   if (file?.goal !== undefined) digest.goal = file.goal;
   return digest;
+}
+
+/** A decision's text, and the alternatives it turned down that the text does not name ("Pinia." after "Pinia or Vuex?"). */
+function withRejected(f: FactRecord): string {
+  const lower = f.text.toLowerCase();
+  const missing = (f.rejected ?? []).filter((r) => !lower.includes(r.toLowerCase()));
+  return missing.length === 0 ? f.text : `${f.text} (rejected: ${missing.join(', ')})`;
 }
 
 /** The first `first` and the last `last` items: a session's early values are often the ones it built on. */

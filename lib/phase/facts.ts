@@ -417,7 +417,8 @@ const CHOSEN_MARK =
   /\b(?:go(?:ing)? with|went with|chose|choose|choosing|opt(?:ed|ing)? for|settl(?:e|ed|ing) on|pick(?:ed|ing)?|select(?:ed|ing)?|stick(?:ing)? with|stuck with|stay(?:ing)? with|switch(?:ed|ing)? to|prefer(?:red)?|us(?:e|ed|ing)|adopt(?:ed|ing)?)\s(?!to\s|it\s|them\s|this\s|that\s)/i;
 const SWITCH_FROM = /\bswitch(?:ed|ing)? (?:over )?from\s(.{1,80}?)\sto\s(.{1,120})/i;
 const REPLACE_WITH = /\breplac(?:e|ed|ing)\s(.{1,80}?)\swith\s(.{1,120})/i;
-const REJECTED_MARK = /\b(?:instead of|rather than)\s|,\s?not\s|\bover\s(?!(?:the|a|an|time|http|https|ssh|tls|it|them|there|here|\d)\b)/gi;
+const REJECTED_MARK =
+  /\b(?:instead of|rather than|(?<!\bto )drop(?:s|ped|ping)?|mov(?:e|ed|ing) (?:away )?from)\s|,\s?not\s|\bover\s(?!(?:the|a|an|time|http|https|ssh|tls|it|them|there|here|\d)\b)/gi;
 
 /** Words that end a short noun phrase. */
 const PHRASE_END = new Set(
@@ -528,7 +529,7 @@ const RULE_START =
 
 /** Rules stated through a subject: "you must not break…", "we can't use Docker", "I don't want…". */
 const RULE_SUBJECT =
-  /\b(?:it's|it is) (?:important|crucial|critical|essential|vital) (?:that (?:we|you) |to )(?:don't|do not|never|not|always|keep|avoid|only|preserve)\b|\b(?:you|we)\s(?:must not|mustn't|must never|should not|shouldn't|should never|cannot|can't|can not|may not|are not allowed to|aren't allowed to|must always|should always|must|have to)\s|\bi (?:don't|do not) want (?:you to|any|to see|to break)\b|\bi'd (?:prefer|rather)\b|\bi prefer\b|\b(?:from now on|going forward)\b/i;
+  /\b(?:it's|it is) (?:important|crucial|critical|essential|vital) (?:that (?:we|you) |to )(?:don't|do not|never|not|always|keep|avoid|only|preserve)\b|\b(?:you|we)\s(?:must not|mustn't|must never|should not|shouldn't|should never|cannot|can't|can not|may not|are not allowed to|aren't allowed to|must always|should always|must|have to)\s|\bi (?:don't|do not) want (?:you to|any|to see|to break)\b|\bi'd (?:prefer|rather)\b|\bi prefer\b|\b(?:from now on|going forward)\b|\b(?:is|are) off[- ]limits\b|\bhands off\b|\bstays? (?:exactly )?(?:as is|as-is|unchanged|untouched|where it is)\b|(?<!(?:'ve|have|has|had|i|we)\s)\bonly ever\b|\b(?:nobody|no one)\s(?:ever\s|should\s|may\s|gets? to\s)?[a-z]{2,20}s?\s(?:\S{1,40}\s){0,6}\S{0,40}\bever\b|\b(?:hard|standing|golden|strict|house|one|firm) (?:rule|line|constraint|requirement)\b[^:]{0,80}:\s\S|,\s(?:period|full stop)[.!]?$|\b(?:we|you)\snever\s(?!(?:seen|been|had|heard|got|gotten|done|gone|knew|know|saw|did|found|thought|ran|made|came|went|said|told|meant|figured|really|even|once)\b)(?!(?!(?:bring|ping|ring|sing|string|spring|sting|swing|fling|cling|wring|sling)\b)\w{1,30}(?:ing|ed)\b)[a-z]{2,30}\b/i;
 
 /** "use pnpm, not npm", "use X instead of Y". */
 const USE_NOT = /(?:^|[,;:]\s|\b(?:please|and|but|we|you)\s)use\s[^,.;]{1,60}(?:,\s?not\s|\s(?:instead of|rather than)\s)/i;
@@ -566,13 +567,19 @@ function userKind(u: Unit): FactKind | undefined {
 const VALUE_VERB =
   /\b(?:set(?!\s+up\b)|sets|setting|change[sd]?|changing|raise[sd]?|raising|lower(?:s|ed|ing)?|bump(?:s|ed|ing)?|increase[sd]?|increasing|decrease[sd]?|decreasing|reduce[sd]?|reducing|rename[sd]?|renaming|move[sd]?|moving|pin(?:s|ned|ning)?|upgrade[sd]?|upgrading|downgrade[sd]?|downgrading|update[sd]?|updating|configured?|default(?:s|ed)? to|is now|are now|now (?:is|uses|points|reads|returns)|from\s+\S{1,60}\s+to\s)|→|->/i;
 const VALUE_TOKEN =
-  /`[^`]{1,80}`|\bv?\d+\.\d+(?:\.\d+)?\b|\b\d[\d_,.]*\s?(?:ms|s|sec|seconds?|m|mins?|minutes?|h|hours?|days?|[kmgt]i?b|bytes?|%|px|x|rps|qps|retries|attempts|workers|threads)?\b|(?:^|[\s(])[\w.-]+\/[\w./-]+/;
+  /`[^`]{1,80}`|\bv?\d+\.\d+(?:\.\d+)?\b|\b\d[\d_,.]*\s?(?:ms|s|sec|seconds?|m|mins?|minutes?|h|hours?|days?|[kmgt]i?b|bytes?|%|px|x|rps|qps|retries|attempts|workers|threads)?\b|(?:^|[\s(])[\w.-]+\/[\w./-]+|(?:^|[\s(`])\/[\w.-]{1,80}\/[\w./-]{1,200}|\b[a-z][a-z0-9+.-]{1,15}:\/\/\S/;
 
 /** A named setting with its number ("on port 48213", "a timeout of 45 s", "max 5 retries"). */
 const NAMED_VALUE =
   /\b(?:port|timeout|ttl|interval|delay|backoff|deadline|limit|max(?:imum)?|min(?:imum)?|size|version|retries|attempts|threshold|budget|rate|concurrency|workers?|threads?|batch|buffer|capacity|quota|window|pool|replicas|shards|partitions)\s(?:(?:of|to|=|is|at|set to|should be|must be|needs to be|will be|:)\s?)?`?v?\d/i;
 /** A change to an amount with its unit ("switch the backoff to 250 ms", "lower it to 50%"). */
 const TO_AMOUNT = /\bto\s+\d[\d_,.]*\s?(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hours?|days?|%|[kmgt]i?b|bytes?|px)(?![\w])/i;
+/**
+ * Where something lives: "should end up in /var/lib/spool", "the model is at /models/v3"; a storage
+ * URI ("s3a://lake/sessions/", "postgres://db/app") whatever the verb (a web link is a reference).
+ */
+const LOCATION =
+  /\b(?:goes|go|going|end up|ends up|lives?|is|are|stored|stores?|written|writes?|saved|saves?|put|puts|lands?|located|sits?|mounted|points?|served|serves?|kept|keep) (?:in|at|to|under|into|on|from) (?:an? |the )?`?(?:\/[\w.-]{1,80}){2,}|\b(?!https?:)[a-z][a-z0-9+.-]{1,15}:\/\/[\w.-]{1,200}\/\S/i;
 /** An assignment in code ("`maxRetries = 5`", "`requestTimeoutMs: 45000`"). */
 const CODE_ASSIGNMENT = /`[\w.$-]{2,60}\s?[:=]\s?[^`]{1,60}`/;
 
@@ -584,7 +591,7 @@ function isValueStatement(u: Unit): boolean {
   if (!/[\d`/]/.test(u.text)) return false;
   const p = u.plain;
   if (p.length < 8 || p.length > MAX_TEXT || p.endsWith('?') || QUESTION_START.test(p)) return false;
-  if (!VALUE_VERB.test(p) && !NAMED_VALUE.test(p) && !TO_AMOUNT.test(p) && !CODE_ASSIGNMENT.test(u.text)) return false;
+  if (!VALUE_VERB.test(p) && !NAMED_VALUE.test(p) && !TO_AMOUNT.test(p) && !CODE_ASSIGNMENT.test(u.text) && !LOCATION.test(p)) return false;
   // A digit, a version, a backticked name or a path (the markdown text keeps the backticks); a count
   // of work done ("updated 3 files", "step 2") is not a value.
   const text = u.text.replace(WORK_COUNT, ' ');
@@ -604,11 +611,150 @@ function dedupe(facts: Fact[]): Fact[] {
   });
 }
 
-/** Facts in a user's prompt: constraints and requirements. */
-export function userFacts(text: string): Fact[] {
+// ---------------------------------------------------------------------------------------------
+// Replies: a prompt that answers the assistant's question. "Pinia. We're not adding Vuex …" after
+// "Pinia or Vuex?" is a decision, though nothing in it says "choose"; "do it" after "I'd move to
+// ONNX Runtime and drop TorchScript" makes that recommendation one. Only with the message it
+// answers: without it, "Pinia." or "do it" says nothing.
+
+/** Words that open a reply and say yes or pick ("ok", "agreed", "let's go with"), up to three. */
+const ACK =
+  /^(?:(?:ok(?:ay)?|yeah|yes|yep|yup|sure|fine|agreed|alright|right|great|perfect|cool|good|sounds good|makes sense|so|then|let's|let us|we'll|go with|going with|use|pick|take)[,.!:]?\s{1,3}){0,3}/i;
+/** What may close a pick: "new Input System it is", "X then", "X, agreed". */
+const PICK_TAIL = /\s{1,3}(?:it is|then|please|for sure|definitely)$/i;
+/** First clauses that are no name: acknowledgements, orders, ordinals. */
+const NOT_PICK =
+  /^(?:thanks?|thank you|thx|done|nice|great|good|yes|no|nope|sure|ok|okay|cool|perfect|agreed|correct|right|exactly|wait|hmm|both|neither|either|none|all|the (?:first|second|third|last|latter|former)(?: one)?|(?:first|second|third|last) one|option \w|go|stop|continue|proceed|do it|do that|it|that|this|same|fine|later|now|sounds good|looks good|lgtm|makes sense|why|how|what|which)$/i;
+/** "use X", "go with X" anywhere in a clause of the reply. */
+const USE_PICK = /(?:^|[.;,]\s|\b(?:and|so|but)\s)(?:let's\s|let us\s|we'll\s|please\s|just\s)?(?:use|go with|pick|choose|take)\s([^,.;:—]{1,60})/i;
+/** A message that offers a choice names options ("A or B", "the two options are"). */
+const OFFERS = /\b(?:or|vs\.?|versus|options?|alternatives?|prefer|either|which)\b/i;
+/** A reply that approves what was proposed, and says nothing else in its first sentence. */
+const APPROVAL =
+  /^(?:(?:yes|yeah|yep|ok(?:ay)?|sure|agreed|alright|right|perfect|great|good call|fine|sounds good|makes sense)[,.!]?\s{0,3}){0,3}(?:(?:let's |please |then )?(?:do (?:it|that|this|so)|go (?:ahead|for it)|ship it|let's go|go with (?:it|that)|make the (?:switch|change)|switch|yes|ok(?:ay)?|sure|agreed|sounds good|makes sense)(?: then)?)[.!]?$/i;
+/** A proposal in the assistant's words: "I'd move to …", "I recommend …", "my recommendation: …". */
+const PROPOSAL =
+  /\b(?:i'd|i would|we'd|we should|i recommend|i'd recommend|i suggest|i'd suggest|i propose|my recommendation|my suggestion|the better (?:option|choice) is|best option is)\b/i;
+
+/** The option a reply's first sentence names ("ok resilience4j", "DataLoader, agreed"), if short enough to be a name. */
+function pickOf(first: string): string | undefined {
+  const rest = first.slice(ACK.exec(first)?.[0].length ?? 0);
+  const clause = (rest.split(/[,;:—(]|\s-\s|[.!](?:\s|$)/)[0] ?? '').trim().replace(PICK_TAIL, '').trim();
+  if (clause === '' || clause.length > 40 || clause.split(' ').length > 4 || !/\p{L}/u.test(clause) || NOT_PICK.test(clause)) return undefined;
+  return clause;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** Whether `text` names `name` as a whole word (any case). */
+function names(text: string, name: string): boolean {
+  return new RegExp(`(?<![\\w-])${escapeRe(name)}(?![\\w-])`, 'i').test(text);
+}
+
+/**
+ * Whether `text` names `pick` the way a name is written: with a capital (past the first word when
+ * there are several: "The tests" is no name, "Input System" is), a digit or a symbol (`next-intl`,
+ * `resilience4j`, `async/await`).
+ */
+function namesAsName(text: string, pick: string): boolean {
+  const found = new RegExp(`(?<![\\w-])${escapeRe(pick)}(?![\\w-])`, 'gi');
+  for (const m of text.matchAll(found)) {
+    const o = m[0];
+    const space = o.indexOf(' ');
+    if (/[0-9./@_+#-]/.test(o) || (space === -1 ? /[A-Z]/.test(o) : /[A-Z]/.test(o.slice(space)))) return true;
+  }
+  return false;
+}
+
+/** Words before an option's name ("should we use Pinia or Vuex"), dropped from it. */
+const LEAD_WORDS = new Set(
+  'the a an to use using keep keeping we i you should shall do would could go with stick pick choose prefer want either between it is are our your'.split(' '),
+);
+
+/** Whether a prompt could answer a question or approve a proposal (then the message it answers is worth reading). */
+export function mightAnswer(text: string): boolean {
+  if (typeof text !== 'string' || text === '') return false;
+  const first = units(text)[0];
+  if (first === undefined) return false;
+  return (APPROVAL.test(first.plain) && first.plain.length <= 60) || pickOf(first.plain) !== undefined || USE_PICK.test(text.slice(0, 600));
+}
+
+/** The options offered beside `pick`: "A or B", "A (why) or B", "A vs B", and the other heads of a list that heads an item with it. */
+function alternatives(offer: string, pick: string): string[] {
+  const out: string[] = [];
+  const add = (x: string | undefined) => {
+    const name = x
+      ?.split(' ')
+      .filter((w, i, all) => !(LEAD_WORDS.has(w.toLowerCase()) && all.slice(0, i).every((v) => LEAD_WORDS.has(v.toLowerCase()))))
+      .join(' ')
+      .trim();
+    if (name !== undefined && name !== '' && name.toLowerCase() !== pick.toLowerCase() && !out.includes(name) && out.length < 4) out.push(name);
+  };
+  const p = escapeRe(pick);
+  const near = new RegExp(
+    `(?<![\\w-])${p}\\*{0,2}\`?(?:\\s\\([^()]{0,80}\\))?\\s(?:or|vs\\.?|versus)\\s([^,.;:?!()]{1,60})|([\\w./@+-]{2,40}(?:\\s[\\w./@+-]{1,40}){0,2})\`?\\*{0,2}(?:\\s\\([^()]{0,80}\\))?\\s(?:or|vs\\.?|versus)\\s\`?\\*{0,2}${p}(?![\\w-])`,
+    'gi',
+  );
+  for (const m of toPlain(offer).matchAll(near)) add(m[1] === undefined ? m[2] : phrase(m[1]));
+  // "- **Pinia** — …", "1. `zod`: …": the heads of the list items.
+  const heads = [...offer.matchAll(/^\s{0,6}(?:[-*+]|\d{1,2}[.)])\s{1,3}(?:\*\*([^*\n]{1,40})\*\*|`([^`\n]{1,40})`|([^:—\n]{1,40}?)\s?[:—])/gm)].map((m) =>
+    (m[1] ?? m[2] ?? m[3] ?? '').trim(),
+  );
+  if (heads.some((h) => h.toLowerCase() === pick.toLowerCase() || names(h, pick))) for (const h of heads) if (!names(h, pick)) add(h);
+  return out;
+}
+
+/** The decision a reply makes, given the assistant message it answers. */
+function replyDecision(list: readonly Unit[], answered: string): Fact | undefined {
+  const first = list[0];
+  if (first === undefined || first.plain.endsWith('?')) return undefined;
+  if (APPROVAL.test(first.plain) && first.plain.length <= 60) {
+    const proposal = units(answered).find((u) => !u.plain.endsWith('?') && PROPOSAL.test(u.plain));
+    if (proposal === undefined) return undefined;
+    const fact: Fact = { kind: 'decision', text: proposal.text };
+    const at = PROPOSAL.exec(proposal.plain)?.index ?? 0;
+    const { chosen, rejected } = chosenAndRejected(proposal.plain, at);
+    if (chosen) fact.chosen = chosen;
+    if (rejected.length > 0) fact.rejected = rejected;
+    return fact;
+  }
+  if (!OFFERS.test(answered)) return undefined;
+  let pick = pickOf(first.plain);
+  let unit = first;
+  if (pick === undefined || !namesAsName(answered, pick)) {
+    pick = undefined;
+    for (const u of list.slice(0, 3)) {
+      const m = USE_PICK.exec(u.plain);
+      const name = m?.[1] === undefined ? undefined : phrase(m[1]);
+      if (name !== undefined && namesAsName(answered, name)) {
+        pick = name;
+        unit = u;
+        break;
+      }
+    }
+  }
+  if (pick === undefined) return undefined;
+  // A bare pick ("Pinia.") and the sentence after it, which says why or what was turned down.
+  const next = list[list.indexOf(unit) + 1];
+  const text = unit.plain.length < 60 && next !== undefined ? clip(`${unit.text} ${next.text}`) : unit.text;
+  const fact: Fact = { kind: 'decision', text, chosen: pick };
+  const rejected = alternatives(answered, pick);
+  if (rejected.length > 0) fact.rejected = rejected;
+  return fact;
+}
+
+/**
+ * Facts in a user's prompt: constraints and requirements; decisions it states, or makes by
+ * answering `answered` (the assistant message it replies to, when known).
+ */
+export function userFacts(text: string, answered?: string): Fact[] {
   if (typeof text !== 'string' || text === '') return [];
   const out: Fact[] = [];
-  for (const u of units(text)) {
+  const list = units(text);
+  if (typeof answered === 'string' && answered !== '') {
+    const reply = replyDecision(list, answered);
+    if (reply !== undefined) out.push(reply);
+  }
+  for (const u of list) {
     const kind = userKind(u);
     if (kind) {
       out.push({ kind, text: u.text });

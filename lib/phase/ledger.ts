@@ -4,7 +4,7 @@
 import { chunkHash } from '../archive/hash.ts';
 import type { DecisionRecord, FactRecord } from './phase-store.ts';
 import type { Phase } from './signals.ts';
-import type { SpanWork, TestRecord, Todo } from './span-work.ts';
+import { keyChanges, type SpanWork, type TestRecord, type Todo } from './span-work.ts';
 import type { PhaseSpan } from './tracker.ts';
 
 export const LEDGER_VERSION = 1;
@@ -102,7 +102,10 @@ export function buildLedger(input: LedgerInput): { meta: LedgerMeta; body: strin
     cap(constraints).map((f) => `${f.text}${ref(f)}`),
   );
   const values = dedupe(input.facts.filter((f) => f.kind === 'value' && inSpan(f))).slice(-MAX_LIST);
-  section(out, 'Values set', [...(work?.changes ?? []).slice(-10).map((c) => `\`${c.file}\`: ${c.text}`), ...values.map((f) => `${f.text}${ref(f)}`)]);
+  section(out, 'Values set', [
+    ...keyChanges(work?.changes ?? [], { values: 20, other: 6 }).map((c) => `\`${c.file}\`: ${c.text}`),
+    ...values.map((f) => `${f.text}${ref(f)}`),
+  ]);
   section(
     out,
     'Files touched',

@@ -3,7 +3,7 @@
 // with the phase it was said in, then write the ledgers that are due, promote their decisions to
 // the decision log, and mirror both into the project (L3).
 import { join } from 'node:path';
-import { writeChunks } from '../archive/archive-store.ts';
+import { catalogTail, readChunk, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { chunkHash } from '../archive/hash.ts';
 import { keywords } from '../archive/keywords.ts';
@@ -12,7 +12,7 @@ import type { Config } from '../runtime/config.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { ensureDir, pathExists, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, eventsFile, type SessionAdvance, type SessionEnv } from '../session/session-files.ts';
-import { assistantFacts, type Fact, factKey, userFacts } from './facts.ts';
+import { assistantFacts, type Fact, factKey, mightAnswer, userFacts } from './facts.ts';
 import { buildLedger, decisionId, decisionRecord, firstOf, ledgerFileName, renderLedger, superseded } from './ledger.ts';
 import { foldEvents, syncPhase } from './observe.ts';
 import {
@@ -75,8 +75,15 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
   const found: FactRecord[] = [];
   let goal: string | undefined;
   const handoffs: Array<{ phase: ReturnType<typeof parsePhaseName>; quote: string }> = [];
+  // The assistant message a prompt answers ("Pinia." to "Pinia or Vuex?"): the pass's latest, else
+  // read back from the archive (a prompt is the first line of a pass more often than not).
+  let answered: string | undefined;
   const onChunk = (chunk: Chunk) => {
-    found.push(...factsOfChunk(chunk, spans));
+    if (chunk.type === 'user' && chunk.sidechain !== true && chunk.client !== true && mightAnswer(chunk.text)) {
+      answered ??= lastAssistantBefore(env.store, sessionId, chunk);
+    }
+    found.push(...factsOfChunk(chunk, spans, answered));
+    if (chunk.type === 'assistant' && chunk.sidechain !== true && chunk.client !== true) answered = chunk.text;
     goal ??= goalOf(chunk);
     if (chunk.type === 'assistant' && chunk.sidechain !== true) {
       const handoff = handoffTo(chunk.text);
@@ -100,6 +107,26 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
   return result;
 }
 
+/** Chunks read back, newest first, for the assistant message a prompt answers. */
+const ANSWERED_LOOKBACK = 24;
+
+/** The text of the session's latest main-thread assistant chunk said before `prompt`, from the archive. */
+export function lastAssistantBefore(store: SessionEnv['store'], sessionId: string, prompt: Chunk): string | undefined {
+  const before = prompt.timestamp;
+  const ids = catalogTail(store, sessionId, ANSWERED_LOOKBACK * 2);
+  let read = 0;
+  for (let i = ids.length - 1; i >= 0 && read < ANSWERED_LOOKBACK; i--) {
+    const parsed = readChunk(store, sessionId, ids[i] as string);
+    read += 1;
+    if (parsed?.ok !== true) continue;
+    const c = parsed.chunk;
+    if (c.id === prompt.id || c.timestamp > before) continue;
+    if (c.type === 'user' && c.sidechain !== true && c.client !== true) return undefined;
+    if (c.type === 'assistant' && c.sidechain !== true && c.client !== true) return c.text;
+  }
+  return undefined;
+}
+
 /** Tag a chunk with the phase it was said in (mutates it); returns that phase's span. */
 export function tagPhase(chunk: Chunk, spans: readonly PhaseSpan[]): PhaseSpan | undefined {
   const span = phaseAt(spans, chunk.timestamp, chunk.type === 'user');
@@ -113,11 +140,11 @@ export function tagPhase(chunk: Chunk, spans: readonly PhaseSpan[]): PhaseSpan |
  * hooks printed, our steering included; `<command-name>…` in archives made before they were
  * marked) state nothing of the user's or the main thread's.
  */
-export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[]): FactRecord[] {
+export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[], answered?: string): FactRecord[] {
   const span = tagPhase(chunk, spans);
   if (chunk.type !== 'user' && chunk.type !== 'assistant') return [];
   if (chunk.sidechain === true || chunk.client === true || chunk.text.trimStart().startsWith('<')) return [];
-  const facts: Fact[] = chunk.type === 'user' ? userFacts(chunk.text) : assistantFacts(chunk.text);
+  const facts: Fact[] = chunk.type === 'user' ? userFacts(chunk.text, answered) : assistantFacts(chunk.text);
   return facts.map((fact) => ({
     ...fact,
     v: FACT_VERSION,

@@ -26,6 +26,8 @@ export async function replayPhases(env: PhaseEnv, sessionId: string, transcriptP
   // last one seen, and lines before any timestamp do not start the phase file (it would begin today).
   let last: string | undefined;
   const facts: FactRecord[] = [];
+  // The assistant message a prompt answers (a reply may make a decision: "Pinia." to "Pinia or Vuex?").
+  let answered: string | undefined;
   const pending = new Map<string, PendingUse>();
   const chunker = emptyChunkerState();
   const context: ChunkContext = { session: sessionId, project: env.project.root, phase: 'unknown', now: env.now().toISOString(), hash: chunkHash };
@@ -57,7 +59,8 @@ export async function replayPhases(env: PhaseEnv, sessionId: string, transcriptP
       }
       const spans = file?.tracker.spans ?? [];
       for (const chunk of chunksFromEntries(line.entries, chunker, context) as Chunk[]) {
-        facts.push(...factsOfChunk(chunk, spans));
+        facts.push(...factsOfChunk(chunk, spans, answered));
+        if (chunk.type === 'assistant' && chunk.sidechain !== true && chunk.client !== true) answered = chunk.text;
         const goal = file?.goal === undefined ? goalOf(chunk) : undefined;
         if (file !== undefined && goal !== undefined) file.goal = goal;
       }

@@ -164,6 +164,69 @@ export function editChange(input: Obj): string | undefined {
   return text === '' ? undefined : cut(text, CHANGE_CHARS);
 }
 
+// A value change: an edit whose old and new lines differ only in their literals (numbers, quoted
+// strings, versions, durations): `maxRetries = 3 → maxRetries = 6`, `ttl: "1h" → ttl: "15m"`,
+// `pydantic==2.8.0 → pydantic==2.7.4`. These are the exact values a summary rounds off; an added
+// import or a rewritten call is work, and the archive holds it.
+const LITERAL = /"[^"\n]{0,200}"|'[^'\n]{0,200}'|`[^`\n]{0,200}`|(?<![\w.])v?\d[\d_.,]{0,40}(?:[a-zA-Z]{1,3}|%)?(?![\w.])/g;
+
+/** The line with its literals blanked, or undefined when it holds none. */
+function skeleton(line: string): string | undefined {
+  let found = false;
+  const out = line.replace(LITERAL, () => {
+    found = true;
+    return '\u0000';
+  });
+  return found ? out.replace(/\s+/g, ' ').trim() : undefined;
+}
+
+/** The skeleton of a change whose sides differ only in literals ("a = 3 → a = 6"), else undefined. */
+export function valueChangeKey(change: ValueChange): string | undefined {
+  // One change per part ("a → b; c → d" from a multi-edit): each part must be a value change.
+  const keys: string[] = [];
+  for (const part of change.text.split('; ')) {
+    const arrow = part.indexOf(' → ');
+    if (arrow <= 0) return undefined;
+    const before = part.slice(0, arrow);
+    const after = part.slice(arrow + 3);
+    if (before === '(nothing)' || before.includes(' ⏎ ') || after.includes(' ⏎ ')) return undefined;
+    const key = skeleton(before);
+    if (key === undefined || key !== skeleton(after) || key.replace(/[\W_]/g, '') === '') return undefined;
+    keys.push(key);
+  }
+  return keys.length === 0 ? undefined : `${change.file}\n${keys.join('\n')}`;
+}
+
+/**
+ * The changes worth carrying across a compaction: the latest `other` changes that set no value, then
+ * the value changes (the latest `values`; one setting changed twice is one line, `3 → 5 → 6`), each
+ * group oldest first. Pure.
+ */
+export function keyChanges(changes: readonly ValueChange[], limits: { values: number; other: number }): ValueChange[] {
+  const chains = new Map<string, ValueChange>();
+  const other: ValueChange[] = [];
+  for (const c of changes) {
+    const key = valueChangeKey(c);
+    if (key === undefined) {
+      other.push(c);
+      continue;
+    }
+    const earlier = chains.get(key);
+    // Re-inserted: a chain sorts by its latest change. Only single changes chain ("a; b" would not read).
+    chains.delete(key);
+    if (earlier === undefined || c.text.includes('; ') || earlier.text.includes('; ')) chains.set(key, { ...c });
+    else chains.set(key, { file: c.file, text: `${earlier.text} → ${c.text.slice(c.text.indexOf(' → ') + 3)}`, t: c.t });
+  }
+  // The values last: a list cut to fit keeps its last items.
+  return [...other.slice(-limits.other), ...[...chains.values()].slice(-limits.values)];
+}
+
+/** Over the cap, the oldest change that sets no value goes first; with none, the oldest. */
+function dropOldestChange(changes: ValueChange[]): void {
+  const plain = changes.findIndex((c) => valueChangeKey(c) === undefined);
+  changes.splice(plain === -1 ? 0 : plain, 1);
+}
+
 /** Record a digested call in the span's work (mutates `work`). `root`: files under it are kept relative. */
 export function applyDigest(work: SpanWork, digest: CallDigest, t: string, root?: string): void {
   if (digest.k.startsWith('edit-')) {
@@ -171,7 +234,7 @@ export function applyDigest(work: SpanWork, digest: CallDigest, t: string, root?
     if (digest.chg !== undefined && first !== undefined) {
       work.changes ??= [];
       work.changes.push({ file: projectRelative(first, root), text: digest.chg, t });
-      if (work.changes.length > MAX_CHANGES) work.changes.splice(0, work.changes.length - MAX_CHANGES);
+      if (work.changes.length > MAX_CHANGES) dropOldestChange(work.changes);
     }
     for (const raw of digest.files ?? []) {
       const file = projectRelative(raw, root);

@@ -13,7 +13,17 @@ import { factKey } from '../../lib/phase/facts.ts';
 import { decisionId } from '../../lib/phase/ledger.ts';
 import type { FactRecord, PhaseFile } from '../../lib/phase/phase-store.ts';
 import type { Phase } from '../../lib/phase/signals.ts';
-import { applyDigest, type CallDigest, editChange, emptyWork, moveWorkSince, type SpanWork, type TestRecord } from '../../lib/phase/span-work.ts';
+import {
+  applyDigest,
+  type CallDigest,
+  editChange,
+  emptyWork,
+  keyChanges,
+  moveWorkSince,
+  type SpanWork,
+  type TestRecord,
+  valueChangeKey,
+} from '../../lib/phase/span-work.ts';
 import type { PhaseSpan } from '../../lib/phase/tracker.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -115,6 +125,47 @@ function fullDigest(phase: string, n: number, chars: number): SessionDigest {
 
 // ---------------------------------------------------------------------------------------------
 // span-work: exact values from small edits.
+
+describe('valueChangeKey and keyChanges', () => {
+  const change = (text: string, t = '1', file = 'a.ts') => ({ file, text, t });
+  it('a change of literals only is a value change; an added line, a renamed call or a bare literal is not', () => {
+    for (const text of [
+      'maxRetries = 3 → maxRetries = 6',
+      'ACCESS_TOKEN_TTL: "1h", → ACCESS_TOKEN_TTL: "15m",',
+      'pydantic==2.8.0 → pydantic==2.7.4',
+      'timeout: 30s → timeout: 45s',
+      'port = 80 → port = 8443; host = "a" → host = "b"',
+    ])
+      expect(valueChangeKey(change(text)), text).toBeDefined();
+    for (const text of [
+      '(nothing) → import numpy as np',
+      'foo(1) → bar(1)',
+      'from x import A → from x import A, B',
+      '"a" → "b"',
+      'v1 → v2',
+      'a = 1 ⏎ b = 2 → a = 3',
+    ])
+      expect(valueChangeKey(change(text)), text).toBeUndefined();
+  });
+
+  it('the same setting in two files is two settings; value changes survive the cap on the others', () => {
+    const list = keyChanges(
+      [change('n = 1 → n = 2', '1', 'a.ts'), change('n = 1 → n = 5', '2', 'b.ts'), change('(nothing) → x()', '3'), change('(nothing) → y()', '4')],
+      { values: 5, other: 1 },
+    );
+    expect(list.map((c) => `${c.file}: ${c.text}`)).toEqual(['a.ts: (nothing) → y()', 'a.ts: n = 1 → n = 2', 'b.ts: n = 1 → n = 5']);
+  });
+
+  it('over its cap, a span drops the oldest change that sets no value first', () => {
+    const work = emptyWork();
+    const edit = (chg: string): CallDigest => ({ k: 'edit-source', files: ['/p/a.ts'], ok: true, chg });
+    applyDigest(work, edit('limit = 10 → limit = 20'), at(0), '/p');
+    for (let i = 1; i <= 25; i++) applyDigest(work, edit(`(nothing) → call${i}()`), at(i), '/p');
+    expect(work.changes).toHaveLength(20);
+    expect(work.changes?.[0]?.text).toBe('limit = 10 → limit = 20');
+    expect(work.changes?.at(-1)?.text).toBe('(nothing) → call25()');
+  });
+});
 
 describe('editChange', () => {
   it('redacts each line before cutting, so a secret at the end of a long line never survives in part', () => {
@@ -338,7 +389,7 @@ describe('digestOf', () => {
     expect(d.next.map((o) => o.text)).toEqual(['Next: write the tests.']);
   });
 
-  it('values: the edits’ changes in time order, then value facts; files of the current span, newest first', () => {
+  it('values: value facts, then the latest other edits, then the value changes; files of the current span, newest first', () => {
     const work: Record<string, SpanWork> = {
       '2': { ...emptyWork(), files: ['docs/plan.md'], changes: [{ file: 'docs/plan.md', text: 'v1 → v2', t: at(3) }] },
       '3': {
@@ -352,10 +403,10 @@ describe('digestOf', () => {
     };
     const d = digestOf(phaseFile(spans, work), [fact('value', 'Bumped zod to 3.23.8.', 3)], [], NOW, noLedgers);
     expect(d.values.map((v) => v.text)).toEqual([
+      'Bumped zod to 3.23.8.',
       '`docs/plan.md`: v1 → v2',
       '`src/cfg.ts`: port = 80 → port = 8443',
       '`src/client.ts`: timeoutMs: 30000 → timeoutMs: 45000',
-      'Bumped zod to 3.23.8.',
     ]);
     expect(d.files).toEqual([
       'src/f11.ts',
@@ -371,15 +422,26 @@ describe('digestOf', () => {
     ]);
   });
 
-  it('values: the last 8 edits, and of the value facts the first 4 and the last 8', () => {
-    const changes = Array.from({ length: 20 }, (_, i) => ({ file: 'src/c.ts', text: `v = ${i} → v = ${i + 1}`, t: at(i) }));
+  it('values: of the value facts the first 4 and the last 8; an early value change outlives the later edits', () => {
     const facts = Array.from({ length: 20 }, (_, i) => fact('value', `Set limit ${'abcdefghijklmnopqrst'[i]} to ${i}.`, 3));
+    // The setting planted first, then many edits that set no value (imports, calls).
+    const changes = [
+      { file: 'src/retry.go', text: 'maxRetries = 3 → maxRetries = 6', t: at(1) },
+      ...Array.from({ length: 30 }, (_, i) => ({ file: 'src/c.ts', text: `(nothing) → import m${i} from "m${i}";`, t: at(2 + i) })),
+    ];
     const d = digestOf(phaseFile(spans, { '3': { ...emptyWork(), changes } }), facts, [], NOW, noLedgers);
     expect(d.values.map((v) => v.text)).toEqual([
-      ...Array.from({ length: 8 }, (_, k) => `\`src/c.ts\`: v = ${12 + k} → v = ${13 + k}`),
       ...[0, 1, 2, 3, 12, 13, 14, 15, 16, 17, 18, 19].map((i) => `Set limit ${'abcdefghijklmnopqrst'[i]} to ${i}.`),
+      ...[22, 23, 24, 25, 26, 27, 28, 29].map((i) => `\`src/c.ts\`: (nothing) → import m${i} from "m${i}";`),
+      '`src/retry.go`: maxRetries = 3 → maxRetries = 6',
     ]);
-    expect(d.values.at(-1)?.ref).toMatch(/^ref-/);
+    expect(d.values[0]?.ref).toMatch(/^ref-/);
+  });
+
+  it('values: one setting changed several times is one line, old to newest', () => {
+    const changes = Array.from({ length: 20 }, (_, i) => ({ file: 'src/c.ts', text: `v = ${i} → v = ${i + 1}`, t: at(i) }));
+    const d = digestOf(phaseFile(spans, { '3': { ...emptyWork(), changes } }), [], [], NOW, noLedgers);
+    expect(d.values.map((v) => v.text)).toEqual([`\`src/c.ts\`: ${Array.from({ length: 21 }, (_, i) => `v = ${i}`).join(' → ')}`]);
   });
 
   it('tests: the last three runs as lines; failures of failing runs, marked when the same command passed later', () => {

@@ -36,6 +36,13 @@ describe('userFacts: constraints', () => {
     'never string commands together with &&',
     'Under no circumstances are you to force-push.',
     'Nothing should be sent to the remote.',
+    'one constraint: the Podfile is off-limits in this branch.',
+    "note that pubspec's flutter constraint stays exactly as is.",
+    'a standing rule for this codebase: no malloc/free anywhere after init.',
+    'Nobody runs twine upload from a laptop, ever.',
+    'php artisan migrate:fresh only ever runs against your local database.',
+    'We never fetch those, period.',
+    'We never deploy on Fridays.',
   ])('%s is a constraint', (text) => {
     expect(constraints(text).map((f) => f.text)).toEqual([text]);
   });
@@ -66,6 +73,11 @@ describe('userFacts: constraints', () => {
     'Never used that API.',
     'I ran the migration, nothing should be broken now.',
     'In no case could we reproduce it.',
+    'We never got a response from the server.',
+    'We never fetched the page, it timed out.',
+    'we never really used it',
+    'nobody knows why it fails',
+    'The config stays in memory.',
   ])('%s has no constraint', (text) => {
     expect(constraints(text)).toEqual([]);
   });
@@ -381,6 +393,67 @@ describe('userFacts: the user choosing between named alternatives', () => {
   );
 
   it.each(['Go to 3 places and check.', 'Updated 3 files to 2 lines.'])('a count of things is not a value: %s', (text) => {
+    expect(userFacts(text).filter((f) => f.kind === 'value')).toEqual([]);
+  });
+});
+
+describe('userFacts: a reply that decides, read with the message it answers', () => {
+  const decision = (prompt: string, answered?: string) => userFacts(prompt, answered).find((f) => f.kind === 'decision');
+
+  it.each([
+    ["Pinia. We're not adding Vuex to anything in 2026.", 'Should we use **Pinia** or **Vuex** for the cart store?', 'Pinia', ['Vuex']],
+    [
+      'DataLoader, agreed, join-monster is too invasive.',
+      'Options:\n- **DataLoader**: batch per request\n- **join-monster**: compiles to SQL',
+      'DataLoader',
+      ['join-monster'],
+    ],
+    [
+      'new Input System it is; the legacy Input Manager goes.',
+      'Do you want the new Input System or keep the legacy Input Manager?',
+      'new Input System',
+      ['legacy Input Manager'],
+    ],
+    ['ok resilience4j.', 'Two options: Resilience4j or Spring Cloud Circuit Breaker.', 'resilience4j', ['Spring Cloud Circuit Breaker']],
+    ["next-intl. I don't want react-i18next's glue in RSC.", 'The two realistic options are next-intl and react-i18next.', 'next-intl', []],
+    ['and use TanStack Query, it invalidates better', 'For data fetching: SWR or TanStack Query?', 'TanStack Query', ['SWR']],
+  ])('"%s" picks from the options offered', (prompt, answered, chosen, rejected) => {
+    const d = decision(prompt, answered);
+    expect(d?.chosen).toBe(chosen);
+    expect(d?.rejected ?? []).toEqual(rejected);
+    // The pick and the sentence after it, which says why or what was turned down.
+    expect(d?.text.startsWith(prompt.split(/[.;]/)[0] as string)).toBe(true);
+  });
+
+  it('"do it" makes the proposal it answers a decision', () => {
+    const d = decision('do it', "Yes — I'd move to ONNX Runtime and drop TorchScript. ORT gives us the CUDA provider.");
+    expect(d?.text).toBe("Yes — I'd move to ONNX Runtime and drop TorchScript.");
+    expect(d?.rejected).toEqual(['TorchScript']);
+    expect(decision('do it', 'The tests pass now.')).toBeUndefined();
+  });
+
+  it.each([
+    ['Pinia.', undefined],
+    ['Thanks.', 'Should I use A or B?'],
+    ['The tests. Run them again.', 'The tests pass or fail depending on the seed.'],
+    ['Pinia.', 'Pinia is installed.'],
+    ['riverpod?', 'Riverpod or Bloc?'],
+    ['Sounds good, but first fix the login bug.', 'I could use Redis or Memcached for it.'],
+  ])('"%s" after %j decides nothing', (prompt, answered) => {
+    expect(decision(prompt, answered)).toBeUndefined();
+  });
+});
+
+describe('value facts: where something lives', () => {
+  it.each([
+    'The landed files should end up in /var/lib/ingest/spool on the worker.',
+    'The exported model is at /models/ranker/v3/model.onnx on the GPU boxes.',
+    'output goes to s3a://acme-lake/curated/sessions/ partitioned by dt.',
+  ])('%s is a value', (text) => {
+    expect(userFacts(text).map((f) => f.kind)).toEqual(['value']);
+  });
+
+  it.each(['look at src/app.ts please', 'I read /etc/hosts and it is fine', 'see https://example.com/docs/x for details'])('%s is no value', (text) => {
     expect(userFacts(text).filter((f) => f.kind === 'value')).toEqual([]);
   });
 });

@@ -485,6 +485,22 @@ describe('review regressions', () => {
     expect(facts).toContain('vector clocks');
   });
 
+  it('a one-word reply to an offer, in the next turn, is a decision with what it turned down', () => {
+    const t = session();
+    t.prompt('We need a store for the cart. What do you suggest?');
+    t.say('Two options: **Pinia** (the official store now) or **Vuex** (maintenance mode). Which one?');
+    t.stop();
+    // The next turn's Stop reads the offer back from the archive.
+    t.prompt("Pinia. We're not adding anything new on Vuex.");
+    t.say('Pinia it is.');
+    t.stop();
+    const facts = readFileSync(join(t.data, 'sessions', t.sid, 'facts.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { kind: string; chosen?: string; rejected?: string[] });
+    expect(facts.find((f) => f.kind === 'decision' && f.chosen === 'Pinia')?.rejected).toEqual(['Vuex']);
+  });
+
   it('a session that only asked a question writes nothing into the project', () => {
     const t = session();
     t.prompt('What does the --frozen-lockfile flag do?');
