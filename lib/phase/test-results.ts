@@ -8,14 +8,41 @@
 // running two tools), the one the command names wins, else the one whose summary comes last. A bare
 // "12 passed, 3 failed" line is read only as a fallback, and only under guard (see parseGeneric).
 //
-// Several summaries of one runner: vitest, jest, pytest, mocha, unittest and node print one per run,
-// so a later one is a rerun (watch mode) and only the last run counts, with the failure names
-// printed since the summary before it. cargo prints one per test binary and go one per package, all
-// parts of a single run, so those are summed.
+// The runners: vitest, jest, node --test, pytest, go test, cargo test, mocha, python -m unittest,
+// rspec, Maven (surefire, failsafe), Gradle, dotnet test, Playwright, PHPUnit, Pest (and `artisan
+// test`), mix test (ExUnit), XCTest (xcodebuild, swift test), Unity (C), CTest and dbt test/build.
+//
+// Several summaries of one runner: vitest, jest, pytest, mocha, unittest, node, rspec, PHPUnit,
+// Pest, Playwright, CTest and dbt print one per run, so a later one is a rerun (watch mode, a second
+// command) and only the last run counts, with the failure names printed since the summary before
+// it. cargo prints one per test binary, go one per package, Maven one per module and plugin, Gradle
+// one per test task, dotnet one per test assembly, XCTest one per test bundle, Unity one per binary
+// and an umbrella mix project one per app, all parts of a single run, so those are summed.
 
 import { stripAnsi } from '../archive/plain-text.ts';
 
-export type TestRunner = 'vitest' | 'jest' | 'node' | 'pytest' | 'go' | 'cargo' | 'mocha' | 'unittest' | 'generic';
+export type TestRunner =
+  | 'vitest'
+  | 'jest'
+  | 'node'
+  | 'pytest'
+  | 'go'
+  | 'cargo'
+  | 'mocha'
+  | 'unittest'
+  | 'rspec'
+  | 'maven'
+  | 'gradle'
+  | 'dotnet'
+  | 'playwright'
+  | 'phpunit'
+  | 'pest'
+  | 'exunit'
+  | 'xctest'
+  | 'unity'
+  | 'ctest'
+  | 'dbt'
+  | 'generic';
 
 export interface TestRun {
   runner: TestRunner;
@@ -90,6 +117,18 @@ const PARSERS: ReadonlyArray<readonly [(view: View) => Found | undefined, (text:
   [parseCargo, (t) => t.includes('test result: ')],
   [parseMocha, (t) => t.includes(' passing (')],
   [parseUnittest, (t) => t.includes('Ran ')],
+  [parseRspec, (t) => t.includes(' examples, ') || t.includes(' example, ')],
+  [parseMaven, (t) => t.includes('Tests run: ')],
+  [parseGradle, (t) => t.includes('> Task :') || t.includes(' completed, ')],
+  [parseDotnet, (t) => t.includes('Passed!') || t.includes('Failed!') || t.includes('Total tests: ') || t.includes('Test run summary: ')],
+  [parsePlaywright, (t) => t.includes(' › ') || t.includes(' passed (')],
+  [parsePhpunit, (t) => t.includes('Assertions: ') || t.includes(' assertion')],
+  [parsePest, (t) => t.includes('Tests:')],
+  [parseExunit, (t) => t.includes(' tests, ') || t.includes(' test, ')],
+  [parseXctest, (t) => t.includes('Executed ') || t.includes('Test Case ') || t.includes('Test case ')],
+  [parseUnity, (t) => t.includes(' Tests ') && t.includes(' Failures ')],
+  [parseCtest, (t) => t.includes('% tests passed')],
+  [parseDbt, (t) => t.includes('Done. PASS=')],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -122,7 +161,7 @@ function cleanLine(raw: string): string {
 }
 
 // A command that says it runs tests lets a plain "3 passed" line count.
-const TEST_COMMAND = /\b(?:tests?|specs?|check|vitest|jest|pytest|mocha|unittest|ava|tap|phpunit|rspec|ctest)\b/i;
+const TEST_COMMAND = /\b(?:tests?|specs?|check|vitest|jest|pytest|mocha|unittest|ava|tap|phpunit|pest|rspec|ctest)\b/i;
 
 const HINTS: ReadonlyArray<readonly [RegExp, TestRunner]> = [
   [/\bvitest\b/, 'vitest'],
@@ -133,6 +172,17 @@ const HINTS: ReadonlyArray<readonly [RegExp, TestRunner]> = [
   [/\bcargo (?:test|nextest)\b/, 'cargo'],
   [/\bnode\b.{0,100}--test\b/, 'node'],
   [/\bmocha\b/, 'mocha'],
+  [/\brspec\b/, 'rspec'],
+  [/\bmvn[dw]?\b.{0,200}\b(?:test|verify|install)\b/, 'maven'],
+  [/\bgradlew?\b.{0,200}(?:\btest|Tests?\b|\bcheck\b)/, 'gradle'],
+  [/\bdotnet test\b/, 'dotnet'],
+  [/\bplaywright test\b/, 'playwright'],
+  [/\bphpunit\b/, 'phpunit'],
+  [/\bpest\b|\bartisan test\b/, 'pest'],
+  [/\bmix test\b/, 'exunit'],
+  [/\bxcodebuild\b.{0,400}\btest(?:-without-building)?\b|\bswift test\b/, 'xctest'],
+  [/\bctest\b/, 'ctest'],
+  [/\bdbt (?:test|build)\b/, 'dbt'],
 ];
 
 function runnerHint(command: string): TestRunner | undefined {
@@ -338,12 +388,17 @@ function nodeResult(line: string): { depth: number; failed: boolean; name: strin
 // pytest: "===== 2 failed, 10 passed, 1 skipped in 0.12s =====" (bare with -q). Errors count as
 // failed; xfailed as skipped and xpassed as passed (what the run did); deselected tests did not run
 // and count nowhere. Names from "FAILED tests/test_x.py::test_name - AssertionError" and, with -v,
-// "tests/test_x.py::test_name FAILED".
+// "tests/test_x.py::test_name FAILED"; with neither (-rN, or the short summary cut off), from the
+// "____ TestCart.test_remove ____" headers of the FAILURES section and the "____ ERROR at setup of
+// test_x ____" ones of ERRORS.
 
 const PYTEST_SUMMARY = /^(?:={1,200} )?(\d{1,9} [a-z].{0,300}?|no tests ran) in \d{1,9}(?:\.\d{1,6})?s(?: \(\d{1,2}(?::\d{2}){1,2}\))?(?: ={1,200})?$/;
 const PYTEST_ITEM = /^(\d{1,9}) (passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)$/;
 const PYTEST_SHORT = /^(?:FAILED|ERROR) (\S.{0,999})$/;
 const PYTEST_VERBOSE = /^(\S{1,400}::\S{1,400}) (?:FAILED|ERROR)\b/;
+const PYTEST_SECTION = /^={3,200} (\S.{0,80}?) ={3,200}$/;
+const PYTEST_HEADER = /^_{3,200} (\S.{0,400}?) _{3,200}$/;
+const PYTEST_ERROR_HEADER = /^ERROR (?:at (?:setup|teardown) of|collecting) (\S.{0,400})$/;
 
 function readPytest(line: string): Map<string, number> | undefined {
   const m = PYTEST_SUMMARY.exec(line);
@@ -374,8 +429,28 @@ function parsePytest(view: View): Found | undefined {
     const verbose = PYTEST_VERBOSE.exec(line);
     if (verbose) names.push(verbose[1]!);
   }
+  if (names.length === 0) names.push(...pytestHeaders(view.lines, span.start, span.at));
   const run = makeRun('pytest', sum(counts, 'passed', 'xpassed'), sum(counts, 'failed', 'error', 'errors'), sum(counts, 'skipped', 'xfailed'), names);
   return { run, at: span.at };
+}
+
+/** The test headers of the FAILURES and ERRORS sections, each ending at the next "=== title ===" line. */
+function pytestHeaders(lines: readonly string[], start: number, end: number): string[] {
+  const names: string[] = [];
+  let section: string | undefined;
+  for (let i = start; i < end; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('===')) {
+      section = PYTEST_SECTION.exec(line)?.[1];
+      continue;
+    }
+    if ((section !== 'FAILURES' && section !== 'ERRORS') || !line.startsWith('___')) continue;
+    const header = PYTEST_HEADER.exec(line)?.[1];
+    if (header === undefined) continue;
+    if (section === 'FAILURES') names.push(header);
+    else names.push(PYTEST_ERROR_HEADER.exec(header)?.[1] ?? header);
+  }
+  return names;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -535,6 +610,702 @@ function unittestStatus(lines: readonly string[], ran: number): Map<string, numb
     return details;
   }
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// rspec: "12 examples, 1 failure, 2 pending" (", 1 error occurred outside of examples" when a file
+// failed to load). Pending examples count as skipped. Names from the rerun lines after the summary
+// ("rspec ./spec/models/order_spec.rb:42 # Order#total applies the coupon"), else from the numbered
+// headers of the Failures: section (the Pending: section before it numbers its own), and a file
+// that failed to load by its path.
+
+const RSPEC_SUMMARY = /^(\d{1,9}) examples?, (\d{1,9}) failures?(?:, (\d{1,9}) pending)?(?:, (\d{1,9}) errors? occurred outside of examples)?$/;
+const RSPEC_RERUN = /^rspec (?:'[^']{1,400}'|\S{1,400}) # (\S.{0,999})$/;
+const RSPEC_NUMBERED = /^ {2}\d{1,5}\) (\S.{0,999})$/;
+const RSPEC_LOAD_ERROR = /^An error occurred while loading (\S{1,400}?)\.?$/;
+
+function parseRspec(view: View): Found | undefined {
+  const { lines } = view;
+  const span = lastRun(view, (line) => RSPEC_SUMMARY.exec(line) ?? undefined);
+  if (span === undefined) return undefined;
+  const rerun: string[] = [];
+  for (let i = span.at + 1; i < lines.length; i++) {
+    const m = RSPEC_RERUN.exec(lines[i]!);
+    if (m) rerun.push(m[1]!);
+  }
+  const numbered: string[] = [];
+  const unloaded: string[] = [];
+  let inFailures = false;
+  for (let i = span.start; i < span.at; i++) {
+    const line = lines[i]!;
+    if (line === 'Failures:') inFailures = true;
+    else if (line.startsWith('Pending:') || line.startsWith('Finished in ')) inFailures = false;
+    else if (inFailures) {
+      const m = RSPEC_NUMBERED.exec(line);
+      if (m) numbered.push(m[1]!);
+    }
+    const load = RSPEC_LOAD_ERROR.exec(line);
+    if (load) unloaded.push(load[1]!);
+  }
+  const m = span.value;
+  const failures = Number(m[2]);
+  const pending = Number(m[3] ?? 0);
+  const passed = Math.max(0, Number(m[1]) - failures - pending);
+  const names = [...(rerun.length > 0 ? rerun : numbered), ...unloaded];
+  return { run: makeRun('rspec', passed, failures + Number(m[4] ?? 0), pending, names), at: span.at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Maven (surefire, failsafe): after "Results:", "Tests run: 42, Failures: 1, Errors: 0, Skipped: 2"
+// once per plugin run (unit tests, integration tests, each module of a reactor build), all summed;
+// the per-class lines (", Time elapsed: …") are summed only when no summary made it into the output.
+// Errors count as failed. Names from the Results section's entries ("[ERROR]   FooTest.shouldX:131
+// expected…", "FooTest.shouldY:77 » NullPointer", 2.x's "shouldX(com.acme.FooTest): …", a rerun
+// test's own line before its "Run 1:" lines), else from the per-test "<<< FAILURE!" lines.
+
+const MAVEN_COUNTS =
+  /^(?:\[(?:INFO|WARNING|ERROR)\] )?Tests run: (\d{1,9}), Failures: (\d{1,9}), Errors: (\d{1,9}), Skipped: (\d{1,9})(?:, Flakes: \d{1,9})?(.{0,400})$/;
+const MAVEN_SECTION = /^(\[(?:ERROR|WARNING)\] )?(Failures|Errors|Failed tests|Tests in error|Flakes):(?: {1,8}(\S.{0,999}))?$/;
+const MAVEN_ENTRY = /^(\[ERROR\] )? {2}(\S.{0,999})$/;
+const MAVEN_RERUN_KEY = /^\[ERROR\] (\S{1,400})$/;
+const MAVEN_SECTION_END = /^\[(?:INFO|WARNING)\]|^(?:\[ERROR\] )?Tests run:/;
+// "FooTest.shouldX:131 …" → FooTest.shouldX; "add(int, int)[2]", "shouldX(com.acme.FooTest)" whole.
+const MAVEN_NAME = /^[^\s(:»]{1,400}(?:\([^()]{0,400}\)(?:\[[^\]]{1,100}\])?)?/;
+const MAVEN_TEST_FAILED = /^(?:\[(?:ERROR|WARNING|INFO)\] )?(\S.{0,400}?)(?: --|\s{1,4}) ?Time elapsed: [\d.,]{1,20} s(?:ec)?\s{1,4}<<< (?:FAILURE|ERROR)!$/;
+
+function parseMaven(view: View): Found | undefined {
+  const { lines } = view;
+  const totals = { summary: [0, 0, 0, 0], classes: [0, 0, 0, 0] };
+  let summaryAt = -1;
+  let classAt = -1;
+  const results: string[] = [];
+  const perTest: string[] = [];
+  // The section being read: 'fail' names failures, 'other' (flakes) names nothing.
+  let section: 'fail' | 'other' | undefined;
+  let prefixed = false;
+  const addEntry = (entry: string) => {
+    if (entry.startsWith('Run ')) return;
+    const name = MAVEN_NAME.exec(entry)?.[0];
+    // A name is qualified (Class.method, method(Class)); a bare word is the start of a message.
+    if (name !== undefined && /[.(>]/.test(name)) results.push(name);
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const counts = i >= view.from ? MAVEN_COUNTS.exec(line) : null;
+    if (counts) {
+      const rest = counts[5]!;
+      const into = rest === '' ? totals.summary : rest.startsWith(', Time elapsed') ? totals.classes : undefined;
+      if (into !== undefined) {
+        for (let k = 0; k < 4; k++) into[k] = into[k]! + Number(counts[k + 1]);
+        if (into === totals.summary) summaryAt = i;
+        else classAt = i;
+      }
+    }
+    const header = MAVEN_SECTION.exec(line);
+    if (header) {
+      section = header[2] === 'Flakes' ? 'other' : 'fail';
+      prefixed = header[1] !== undefined;
+      if (section === 'fail' && header[3] !== undefined) addEntry(header[3]);
+      continue;
+    }
+    if (section !== undefined) {
+      // Maven 3 prefixes every line of the section; a message's own lines carry no prefix. Without
+      // prefixes (surefire 2 on older Maven), a blank line ends the section.
+      if (prefixed ? MAVEN_SECTION_END.test(line) : line === '' || line.startsWith('Tests run:')) section = undefined;
+      else if (section === 'fail') {
+        const entry = MAVEN_ENTRY.exec(line);
+        if (entry && (entry[1] !== undefined) === prefixed) addEntry(entry[2]!);
+        else if (prefixed) {
+          const key = MAVEN_RERUN_KEY.exec(line);
+          if (key) results.push(key[1]!);
+        }
+      }
+    }
+    const failed = line.includes('<<< ') ? MAVEN_TEST_FAILED.exec(line) : null;
+    if (failed && !failed[1]!.startsWith('Tests run:')) perTest.push(failed[1]!);
+  }
+  const [counts, at] = summaryAt >= 0 ? [totals.summary, summaryAt] : [totals.classes, classAt];
+  if (at < 0) return undefined;
+  const [run, failures, errors, skipped] = counts as [number, number, number, number];
+  const names = results.length > 0 ? results : perTest;
+  return { run: makeRun('maven', Math.max(0, run - failures - errors - skipped), failures + errors, skipped, names), at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gradle: "12 tests completed, 1 failed, 1 skipped" once per test task, printed only when a test
+// failed; summed. Names from the "DedupProcessorTest > drops replayed events() FAILED" lines. A
+// project that logs every event ("… PASSED", "… SKIPPED") is counted from them when there is no
+// summary. With neither, a test task ("> Task :app:testDebugUnitTest") in a build that finished
+// ran without a failing test (no counts: Gradle prints none), or, marked FAILED, failed without one
+// (no tests found, a crashed JVM): one failure named by the task.
+
+const GRADLE_SUMMARY = /^(\d{1,9}) tests? completed(?:, (\d{1,9}) failed)?(?:, (\d{1,9}) skipped)?$/;
+const GRADLE_TASK = /^> Task ((?::[\w.-]{1,100}){1,10})(?: ([A-Z][A-Z-]{1,20}))?$/;
+// test, integrationTest, testDebugUnitTest, jvmTest, allTests; not compileTestJava or testClasses.
+const GRADLE_TEST_TASK = /^(?:test|[a-z]\w{0,80}Tests?)$/;
+const GRADLE_BUILD = /^BUILD (?:SUCCESSFUL|FAILED) in \d/;
+const GRADLE_EVENTS = [
+  [' PASSED', 'passed'],
+  [' FAILED', 'failed'],
+  [' SKIPPED', 'skipped'],
+] as const;
+
+function parseGradle(view: View): Found | undefined {
+  const { lines } = view;
+  const summary = { total: 0, failed: 0, skipped: 0 };
+  const events = { passed: 0, failed: 0, skipped: 0 };
+  const names: string[] = [];
+  let summaryAt = -1;
+  let eventAt = -1;
+  let task: { at: number; path: string; failed: boolean } | undefined;
+  let builtAt = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const event = gradleEvent(line);
+    if (event !== undefined) {
+      if (event.kind === 'failed') names.push(event.name);
+      if (i >= view.from) {
+        events[event.kind]++;
+        eventAt = i;
+      }
+      continue;
+    }
+    if (i < view.from) continue;
+    const m = GRADLE_SUMMARY.exec(line);
+    if (m) {
+      summary.total += Number(m[1]);
+      summary.failed += Number(m[2] ?? 0);
+      summary.skipped += Number(m[3] ?? 0);
+      summaryAt = i;
+      continue;
+    }
+    const t = GRADLE_TASK.exec(line);
+    if (t && GRADLE_TEST_TASK.test(t[1]!.slice(t[1]!.lastIndexOf(':') + 1))) task = { at: i, path: t[1]!, failed: t[2] === 'FAILED' };
+    else if (GRADLE_BUILD.test(line)) builtAt = i;
+  }
+  if (summaryAt >= 0) {
+    const passed = Math.max(0, summary.total - summary.failed - summary.skipped);
+    return { run: makeRun('gradle', passed, summary.failed, summary.skipped, names), at: summaryAt };
+  }
+  // Event lines alone could be anyone's "a > b FAILED": a Gradle task or build line vouches for them.
+  if (eventAt >= 0 && (task !== undefined || builtAt >= 0)) {
+    return { run: makeRun('gradle', events.passed, events.failed, events.skipped, names), at: Math.max(eventAt, builtAt) };
+  }
+  if (task === undefined || builtAt < task.at) return undefined;
+  return { run: makeRun('gradle', 0, task.failed ? 1 : 0, 0, task.failed ? [task.path] : []), at: builtAt };
+}
+
+/** "Class > test() FAILED" (a test's path, then its result): read by suffix, no regex. */
+function gradleEvent(line: string): { kind: 'passed' | 'failed' | 'skipped'; name: string } | undefined {
+  if (line.startsWith('> ') || !line.includes(' > ') || /^\s/.test(line)) return undefined;
+  for (const [suffix, kind] of GRADLE_EVENTS) {
+    if (line.endsWith(suffix)) return { kind, name: line.slice(0, -suffix.length) };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// dotnet test: VSTest's "Failed!  - Failed: 1, Passed: 41, Skipped: 0, Total: 42, Duration: 2 s -
+// Invoicing.Tests.dll (net8.0)", one per test assembly and framework, summed; Microsoft.Testing.
+// Platform's "Test run summary: Failed!" with "  total: 42", "  failed: 1", "  succeeded: 41"
+// lines; older SDKs' "Total tests: 42" block ("Passed: 41", "Failed: 1" on the lines below, or on
+// one line with periods) beside "Test Run Failed.". Names from "  Failed Invoicing.Tests.X.Y [212
+// ms]" (3.x: "  X Name [212ms]"; 2.x: "Failed   Name" over "Error Message:"), "failed X.Y (212ms)"
+// and xUnit's "[xUnit.net 00:00:00.53]     X.Y [FAIL]".
+
+const DOTNET_RESULT = /^\s{0,4}(?:Passed|Failed)!\s{1,4}- (.{1,400})$/;
+const DOTNET_LABELS = /\b(Failed|Passed|Skipped|Total):\s{1,10}(\d{1,9})\b/g;
+const DOTNET_MTP = /^Test run summary: /;
+const DOTNET_MTP_COUNT = /^\s{1,8}(total|failed|succeeded|skipped|error):\s{1,4}(\d{1,9})$/;
+const DOTNET_TOTAL = /^\s{0,4}Total tests:\s{1,4}(\d{1,9})(.{0,200})$/;
+const DOTNET_LABEL_LINE = /^\s{0,12}(Passed|Failed|Skipped):\s{1,4}(\d{1,9})$/;
+const DOTNET_RUN_STATUS = /^Test Run (?:Successful|Failed|Aborted)\.$/;
+const DOTNET_FAILED = /^\s{0,4}(Failed|X)\s{1,4}(\S.{0,999})$/;
+const DOTNET_DURATION = / \[(?:< ?)?\d{1,9}(?:[.,]\d{1,9})? ?(?:ms|s|m|h)(?: \d{1,9} ?(?:ms|s))?\]$/;
+const DOTNET_MTP_FAILED = /^\s{0,4}failed (\S.{0,999}?) \((?:\d{1,9}(?:ms|h|m|s) ?){1,4}\)$/;
+const DOTNET_XUNIT = /^\s{0,4}\[xUnit\.net [\d:.]{1,20}\]\s{1,20}(\S.{0,999}?) \[FAIL\]$/;
+
+function parseDotnet(view: View): Found | undefined {
+  const { lines } = view;
+  const counts = dotnetMtp(view) ?? dotnetResults(view) ?? dotnetTotals(view);
+  if (counts === undefined) return undefined;
+  const names: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const vstest = DOTNET_FAILED.exec(line);
+    if (vstest) {
+      const name = vstest[2]!.replace(DOTNET_DURATION, '');
+      // Without a duration only 2.x's form counts, and only over its "Error Message:".
+      if (name !== vstest[2] || (vstest[1] === 'Failed' && nextText(lines, i) === 'Error Message:')) names.push(name);
+      continue;
+    }
+    const m = DOTNET_MTP_FAILED.exec(line) ?? DOTNET_XUNIT.exec(line);
+    if (m) names.push(m[1]!);
+  }
+  return { run: makeRun('dotnet', counts.passed, counts.failed, counts.skipped, names), at: counts.at };
+}
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  at: number;
+}
+
+/** Microsoft.Testing.Platform: one summary for the whole run, the last one. */
+function dotnetMtp(view: View): Counts | undefined {
+  const { lines } = view;
+  for (let i = lines.length - 1; i >= view.from; i--) {
+    if (!DOTNET_MTP.test(lines[i]!)) continue;
+    const c = new Map<string, number>();
+    let at = i;
+    for (let j = i + 1; j < Math.min(lines.length, i + 10); j++) {
+      const m = DOTNET_MTP_COUNT.exec(lines[j]!);
+      if (!m) continue;
+      c.set(m[1]!, Number(m[2]));
+      at = j;
+    }
+    if (!c.has('total')) return undefined;
+    return { passed: sum(c, 'succeeded'), failed: sum(c, 'failed', 'error'), skipped: sum(c, 'skipped'), at };
+  }
+  return undefined;
+}
+
+/** VSTest's one line per assembly, summed. */
+function dotnetResults(view: View): Counts | undefined {
+  const out = { passed: 0, failed: 0, skipped: 0, at: -1 };
+  for (let i = view.from; i < view.lines.length; i++) {
+    const m = DOTNET_RESULT.exec(view.lines[i]!);
+    if (!m) continue;
+    const c = new Map<string, number>();
+    for (const label of m[1]!.matchAll(DOTNET_LABELS)) c.set(label[1]!, Number(label[2]));
+    if (!c.has('Failed') || !c.has('Passed')) continue;
+    out.passed += sum(c, 'Passed');
+    out.failed += sum(c, 'Failed');
+    out.skipped += sum(c, 'Skipped');
+    out.at = i;
+  }
+  return out.at < 0 ? undefined : out;
+}
+
+/** Older SDKs' "Total tests:" blocks, each next to a "Test Run …." line (scripts print "Total tests" too). */
+function dotnetTotals(view: View): Counts | undefined {
+  const { lines } = view;
+  const out = { passed: 0, failed: 0, skipped: 0, at: -1 };
+  for (let i = view.from; i < lines.length; i++) {
+    const m = DOTNET_TOTAL.exec(lines[i]!);
+    if (!m) continue;
+    let vouched = false;
+    for (let j = Math.max(0, i - 2); j < Math.min(lines.length, i + 3); j++) vouched ||= DOTNET_RUN_STATUS.test(lines[j]!);
+    if (!vouched) continue;
+    const c = new Map<string, number>();
+    let at = i;
+    for (const label of m[2]!.matchAll(DOTNET_LABELS)) c.set(label[1]!, Number(label[2]));
+    for (let j = i + 1; c.size === 0 && j < Math.min(lines.length, i + 5); j++) {
+      const line = DOTNET_LABEL_LINE.exec(lines[j]!);
+      if (!line) continue;
+      c.set(line[1]!, Number(line[2]));
+      at = j;
+      for (let k = j + 1; k < Math.min(lines.length, j + 3); k++) {
+        const more = DOTNET_LABEL_LINE.exec(lines[k]!);
+        if (!more) break;
+        c.set(more[1]!, Number(more[2]));
+        at = k;
+      }
+    }
+    const failed = sum(c, 'Failed');
+    const skipped = sum(c, 'Skipped');
+    out.passed += c.has('Passed') ? sum(c, 'Passed') : Math.max(0, Number(m[1]) - failed - skipped);
+    out.failed += failed;
+    out.skipped += skipped;
+    out.at = at;
+  }
+  return out.at < 0 ? undefined : out;
+}
+
+/** The next non-blank line, trimmed. */
+function nextText(lines: readonly string[], at: number): string {
+  for (let i = at + 1; i < Math.min(lines.length, at + 3); i++) if (lines[i]!.trim() !== '') return lines[i]!.trim();
+  return '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Playwright (list, line and dot reporters): a closing block of "  1 failed", "  1 flaky", "  2
+// skipped", "  1 did not run", "  17 passed (12.3s)" lines, each kind's tests listed under it
+// ("    [chromium] › checkout.spec.ts:42:5 › guest can apply a gift card ─────"). Flaky tests
+// passed on a retry; interrupted ones failed; those that did not run count as skipped. Names from
+// the failed and interrupted lists, the dim rule cut off; the numbered failure headers ("  1) …")
+// when there is no list (they number the flaky tests too, which are left out).
+
+const PW_COUNT = /^ {2}(\d{1,9}) (failed|flaky|skipped|did not run|interrupted|passed)( \(\d{1,6}(?:\.\d{1,3})?(?:ms|s|m|h|d)\))?$/;
+const PW_LISTED = /^ {4}(\S.{0,999})$/;
+const PW_NOT_PART = /^ {2}(?:1 error was|\d{1,9} errors were) not a part of any test/;
+const PW_NUMBERED = /^ {2}\d{1,5}\) (\S.{0,999})$/;
+const PW_RULE = / ?─{1,200}$/;
+
+function parsePlaywright(view: View): Found | undefined {
+  const { lines } = view;
+  let last = lines.length - 1;
+  while (last >= view.from && !PW_COUNT.test(lines[last]!)) last--;
+  if (last < view.from) return undefined;
+  const inBlock = (line: string) => PW_COUNT.test(line) || PW_NOT_PART.test(line) || (PW_LISTED.test(line) && line.includes(' › '));
+  let start = last;
+  while (start > 0 && inBlock(lines[start - 1]!)) start--;
+  let end = last;
+  while (end + 1 < lines.length && inBlock(lines[end + 1]!)) end++;
+  const counts = new Map<string, number>();
+  const listed = { failed: [] as string[], flaky: [] as string[] };
+  let kind = '';
+  let timed = false;
+  for (let i = start; i <= end; i++) {
+    const line = lines[i]!;
+    const count = PW_COUNT.exec(line);
+    if (count) {
+      kind = count[2]!;
+      counts.set(kind, Number(count[1]));
+      timed ||= count[3] !== undefined;
+      continue;
+    }
+    const test = PW_LISTED.exec(line)?.[1]?.replace(PW_RULE, '');
+    if (test === undefined) continue;
+    if (kind === 'failed' || kind === 'interrupted') listed.failed.push(test);
+    else if (kind === 'flaky') listed.flaky.push(test);
+  }
+  // Another tool's "  2 failed" line is no Playwright summary: it needs the timed passed line or a listed test.
+  if (!timed && listed.failed.length + listed.flaky.length === 0) return undefined;
+  const failed = sum(counts, 'failed', 'interrupted');
+  let names = listed.failed;
+  if (names.length === 0 && failed > 0) {
+    const flaky = new Set(listed.flaky);
+    names = [];
+    for (let i = 0; i < start; i++) {
+      const header = PW_NUMBERED.exec(lines[i]!)?.[1]?.replace(PW_RULE, '');
+      if (header?.includes(' › ') && !flaky.has(header)) names.push(header);
+    }
+  }
+  const run = makeRun('playwright', sum(counts, 'passed', 'flaky'), failed, sum(counts, 'skipped', 'did not run'), names);
+  return { run, at: end };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PHPUnit: "OK (25 tests, 60 assertions)", or "Tests: 25, Assertions: 60, Failures: 1, Errors: 1,
+// Skipped: 2." under "FAILURES!", "ERRORS!" or "OK, but …". Errors count as failed, incomplete tests
+// as skipped; risky and warned tests ran and passed. Names from the numbered entries of the "There
+// was 1 failure:" / "There were 2 errors:" sections ("1) Tests\Feature\ImportTest::test_skips").
+
+const PHPUNIT_OK = /^OK \((\d{1,9}) tests?, \d{1,9} assertions?\)$/;
+const PHPUNIT_COUNTS = /^Tests: (\d{1,9}), Assertions: \d{1,9}((?:, [A-Z][A-Za-z ]{0,40}: \d{1,9}){0,16})\.$/;
+const PHPUNIT_ITEM = /, ([A-Z][A-Za-z ]{0,40}): (\d{1,9})/g;
+const PHPUNIT_SECTION = /^There (?:was|were) \d{1,9} (.{1,60}):$/;
+const PHPUNIT_NUMBERED = /^\d{1,5}\) (\S.{0,999})$/;
+
+function readPhpunit(line: string): { tests: number; counts: Map<string, number> } | undefined {
+  const ok = PHPUNIT_OK.exec(line);
+  if (ok) return { tests: Number(ok[1]), counts: new Map() };
+  const m = PHPUNIT_COUNTS.exec(line);
+  if (!m) return undefined;
+  const counts = new Map<string, number>();
+  for (const item of m[2]!.matchAll(PHPUNIT_ITEM)) counts.set(item[1]!, Number(item[2]));
+  return { tests: Number(m[1]), counts };
+}
+
+function parsePhpunit(view: View): Found | undefined {
+  const span = lastRun(view, readPhpunit);
+  if (span === undefined) return undefined;
+  const names: string[] = [];
+  let naming = false;
+  for (let i = span.start; i < span.at; i++) {
+    const line = view.lines[i]!;
+    const section = PHPUNIT_SECTION.exec(line);
+    if (section) {
+      naming = /^(?:failures?|errors?)$/.test(section[1]!);
+      continue;
+    }
+    const m = naming ? PHPUNIT_NUMBERED.exec(line) : null;
+    if (m) names.push(m[1]!);
+  }
+  const { tests, counts } = span.value;
+  const failed = sum(counts, 'Failures', 'Errors');
+  const skipped = sum(counts, 'Skipped', 'Incomplete');
+  return { run: makeRun('phpunit', Math.max(0, tests - failed - skipped), failed, skipped, names), at: span.at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pest, and PHPUnit through Collision (`php artisan test`): "  Tests:    1 failed, 2 skipped, 24
+// passed (60 assertions)". Risky, deprecated, warned and noticed tests passed; incomplete, todo and
+// pending (never reached) ones count as skipped. Names from "  FAILED  Tests\Feature\ImportTest >
+// it skips duplicate emails" (an exception's class may follow after a gap), else the "  ⨯ …" lines.
+
+const PEST_TESTS = /^\s{0,8}Tests:\s{1,10}(\d{1,9} [a-z].{0,400}?)(?: \(\d{1,9} assertions?\))?$/;
+const PEST_ITEM = /^(\d{1,9}) (failed|errors?|passed|skipped|incomplete|todos?|risky|deprecated|warnings?|warn|notices?|pending)$/;
+const PEST_FAILED = /^\s{0,8}FAILED\s{1,4}(\S.{0,999})$/;
+const PEST_CROSS = /^\s{0,8}[⨯✕] (\S.{0,999})$/;
+const PEST_EXCEPTION = /\s{2,}[A-Z][\w\\]{0,200}$/;
+const PEST_DURATION = /\s{1,200}\d{1,6}\.\d{1,3}s$/;
+
+function readPest(line: string): Map<string, number> | undefined {
+  const m = PEST_TESTS.exec(line);
+  if (!m) return undefined;
+  const counts = new Map<string, number>();
+  for (const part of m[1]!.split(', ')) {
+    // jest's "Tests:" line ends in "14 total": every part must be one of Pest's kinds.
+    const item = PEST_ITEM.exec(part);
+    if (!item) return undefined;
+    counts.set(item[2]!, (counts.get(item[2]!) ?? 0) + Number(item[1]));
+  }
+  return counts;
+}
+
+function parsePest(view: View): Found | undefined {
+  const span = lastRun(view, readPest);
+  if (span === undefined) return undefined;
+  const failedLines: string[] = [];
+  const crosses: string[] = [];
+  for (let i = span.start; i < span.at; i++) {
+    const line = view.lines[i]!;
+    const failed = PEST_FAILED.exec(line)?.[1]?.replace(PEST_EXCEPTION, '');
+    if (failed?.includes(' > ')) failedLines.push(failed);
+    const cross = PEST_CROSS.exec(line);
+    if (cross) crosses.push(cross[1]!.replace(PEST_DURATION, ''));
+  }
+  const c = span.value;
+  const passed = sum(c, 'passed', 'risky', 'deprecated', 'warnings', 'warning', 'warn', 'notices', 'notice');
+  const failed = sum(c, 'failed', 'error', 'errors');
+  const skipped = sum(c, 'skipped', 'incomplete', 'todo', 'todos', 'pending');
+  return { run: makeRun('pest', passed, failed, skipped, failedLines.length > 0 ? failedLines : crosses), at: span.at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// mix test (ExUnit): "10 tests, 1 failure", "1 doctest, 3 properties, 10 tests, 2 failures, 1
+// excluded, 1 invalid, 1 skipped": the counts per kind include every other figure. Invalid tests
+// (their setup_all failed) count as failed; excluded ones did not run and count nowhere. An
+// umbrella project prints one summary per app ("==> app" lines between them): those are summed,
+// another summary is a rerun. Names from "  1) test rejects banned users (ChatWeb.RoomChannelTest)",
+// and a module whose setup_all failed by the module.
+
+const EXUNIT_SUMMARY = /^((?:\d{1,9} (?:tests?|doctests?|propert(?:y|ies)), ){1,3})(\d{1,9}) failures?((?:, \d{1,9} (?:excluded|invalid|skipped)){0,3})$/;
+const EXUNIT_FAILURE = /^ {2}\d{1,5}\) ((?:test|doctest|property) \S.{0,999})$/;
+const EXUNIT_MODULE_FAILURE = /^ {2}\d{1,5}\) ([A-Z][\w.]{0,300}): failure on setup_all callback/;
+const UMBRELLA_APP = /^==> [\w-]{1,100}$/;
+
+function parseExunit(view: View): Found | undefined {
+  const { lines } = view;
+  // afterApp: an umbrella's "==> app" line came between this summary and the one before.
+  const summaries: { at: number; m: RegExpExecArray; afterApp: boolean }[] = [];
+  let sawApp = false;
+  for (let i = view.from; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('==> ') && UMBRELLA_APP.test(line)) {
+      sawApp = true;
+      continue;
+    }
+    const m = EXUNIT_SUMMARY.exec(line);
+    if (!m) continue;
+    summaries.push({ at: i, m, afterApp: sawApp });
+    sawApp = false;
+  }
+  if (summaries.length === 0) return undefined;
+  let first = summaries.length - 1;
+  while (first > 0 && summaries[first]!.afterApp) first--;
+  let start = summaries[first]!.at - 1;
+  while (start >= 0 && !EXUNIT_SUMMARY.test(lines[start]!)) start--;
+  let [passed, failed, skipped] = [0, 0, 0];
+  for (const { m } of summaries.slice(first)) {
+    const total = [...tally(m[1]!).values()].reduce((a, b) => a + b, 0);
+    const extra = tally(m[3]!);
+    const failures = Number(m[2]);
+    const invalid = sum(extra, 'invalid');
+    passed += Math.max(0, total - failures - sum(extra, 'excluded', 'invalid', 'skipped'));
+    failed += failures + invalid;
+    skipped += sum(extra, 'skipped');
+  }
+  const names: string[] = [];
+  const at = summaries.at(-1)!.at;
+  for (let i = start + 1; i < at; i++) {
+    const m = EXUNIT_FAILURE.exec(lines[i]!) ?? EXUNIT_MODULE_FAILURE.exec(lines[i]!);
+    if (m) names.push(m[1]!);
+  }
+  return { run: makeRun('exunit', passed, failed, skipped, names), at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// XCTest (xcodebuild test, swift test): "Executed 9 tests, with 1 test skipped and 1 failure (0
+// unexpected) in 0.219 (0.221) seconds" closes each suite; the one after "Test Suite 'All tests'"
+// (or 'Selected tests') closes a test bundle's run, and those are summed, else the last one counts.
+// Its failures are assertion failures, so the failed tests are the "Test Case '…' failed" lines
+// when there are any. Xcode's parallel runs print no totals: each "Test case 'AuthTests.testX()'
+// failed on 'Clone 1 of …'" counts, once the run ended ("** TEST FAILED **"). Names as the lines
+// give them, "-[Module.Class testX]" as Module.Class.testX.
+
+const XCTEST_EXECUTED =
+  /^\s{0,8}Executed (\d{1,9}) tests?, with (?:(\d{1,9}) tests? skipped and )?(\d{1,9}) failures?(?: \(\d{1,9} unexpected\))?(?: in .{0,60})?$/;
+const XCTEST_TOP_SUITE = /^Test Suite '(?:All tests|Selected tests)' (?:passed|failed) at /;
+const XCTEST_CASE = /^Test [Cc]ase '(.{1,400})' (passed|failed|skipped) (?:\(|on ')/;
+const XCTEST_OBJC = /^-\[(\S{1,300}) (\S{1,300})\]$/;
+const XCTEST_END = /^\*\* TEST (?:EXECUTE )?(?:FAILED|SUCCEEDED) \*\*$/;
+
+function parseXctest(view: View): Found | undefined {
+  const { lines } = view;
+  const cases = new Map<string, string>();
+  const tops: RegExpExecArray[] = [];
+  let last: RegExpExecArray | undefined;
+  let at = -1;
+  let endAt = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const c = XCTEST_CASE.exec(line);
+    if (c) {
+      const name = c[1]!.replace(XCTEST_OBJC, '$1.$2');
+      // A retried test's last result stands.
+      cases.delete(name);
+      cases.set(name, c[2]!);
+      continue;
+    }
+    if (i < view.from) continue;
+    const m = XCTEST_EXECUTED.exec(line);
+    if (m) {
+      last = m;
+      at = i;
+      if (i > 0 && XCTEST_TOP_SUITE.test(lines[i - 1]!)) tops.push(m);
+    } else if (XCTEST_END.test(line)) endAt = i;
+  }
+  const failing = [...cases].filter(([, status]) => status === 'failed').map(([name]) => name);
+  const executed = tops.length > 0 ? tops : last !== undefined ? [last] : [];
+  if (executed.length === 0) {
+    if (endAt < 0 || cases.size === 0) return undefined;
+    const skipped = [...cases.values()].filter((s) => s === 'skipped').length;
+    return { run: makeRun('xctest', cases.size - failing.length - skipped, failing.length, skipped, failing), at: endAt };
+  }
+  let [total, skipped, failures] = [0, 0, 0];
+  for (const m of executed) {
+    total += Number(m[1]);
+    skipped += Number(m[2] ?? 0);
+    failures += Number(m[3]);
+  }
+  const failed = Math.min(failing.length > 0 ? failing.length : failures, Math.max(0, total - skipped));
+  return { run: makeRun('xctest', Math.max(0, total - failed - skipped), failed, skipped, failing), at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unity (C): "3 Tests 1 Failures 0 Ignored" closes each test binary's run, summed (a CTest run of
+// several); its cases print "test_ringbuf.c:77:test_ringbuf_wraps:FAIL: Expected 5 Was 0", which
+// names the failure by its function. `ctest -V` prefixes each line with the test's number ("3: ").
+
+const UNITY_SUMMARY = /^(?:\d{1,6}: )?(\d{1,9}) Tests (\d{1,9}) Failures (\d{1,9}) Ignored$/;
+const UNITY_FAILED = /^(?:\d{1,6}: )?\S{1,400}?:\d{1,9}:(\w{1,200}):FAIL\b/;
+
+function parseUnity(view: View): Found | undefined {
+  const { lines } = view;
+  let [tests, failed, ignored, at] = [0, 0, 0, -1];
+  for (let i = view.from; i < lines.length; i++) {
+    const m = UNITY_SUMMARY.exec(lines[i]!);
+    if (!m) continue;
+    tests += Number(m[1]);
+    failed += Number(m[2]);
+    ignored += Number(m[3]);
+    at = i;
+  }
+  if (at < 0) return undefined;
+  const run = makeRun('unity', Math.max(0, tests - failed - ignored), failed, ignored, unityFailures(lines, 0, lines.length));
+  return { run, at };
+}
+
+function unityFailures(lines: readonly string[], start: number, end: number): string[] {
+  const names: string[] = [];
+  for (let i = start; i < end; i++) {
+    const line = lines[i]!;
+    if (!line.includes(':FAIL')) continue;
+    const m = UNITY_FAILED.exec(line);
+    if (m) names.push(m[1]!);
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CTest: "75% tests passed, 1 tests failed out of 4" (CTest 4 drops ", 0 tests failed"), then "The
+// following tests did not run:" (skipped, counted among the passed in the percentage) and "The
+// following tests FAILED:" lists ("\t  3 - ringbuf (Failed)"), which name them. The lines of a
+// run ("3/4 Test #3: ringbuf .....***Failed") name them when the lists are cut off. A CTest test is
+// a whole program: the Unity cases failing inside it, when their output is shown, are named after.
+
+const CTEST_SUMMARY = /^(\d{1,3})% tests passed(?:, (\d{1,9}) tests? failed)? out of (\d{1,9})$/;
+const CTEST_LIST = /^The following tests (FAILED|did not run):$/;
+// "\t  3 - ringbuf (Failed)", labels after it on some versions.
+const CTEST_ITEM = /^\s{1,16}\d{1,9} - (\S.{0,400}?) \(([^()]{1,100})\)(?:\s{1,8}\S.{0,200})?$/;
+const CTEST_RESULT = /^\s{0,8}\d{1,9}\/\d{1,9} Test\s{1,6}#\d{1,9}: (\S{1,400}) \.{0,400}\s{0,10}\*{3}([A-Za-z][\w ]{0,40}?)\s{1,20}\d/;
+
+function parseCtest(view: View): Found | undefined {
+  const { lines } = view;
+  const span = lastRun(view, (line) => CTEST_SUMMARY.exec(line) ?? undefined);
+  if (span === undefined) return undefined;
+  const listed: string[] = [];
+  let skipped = 0;
+  let list = '';
+  for (let i = span.at + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const head = CTEST_LIST.exec(line);
+    if (head) {
+      list = head[1]!;
+      continue;
+    }
+    const item = CTEST_ITEM.exec(line);
+    if (!item) {
+      if (line.trim() !== '') list = '';
+      continue;
+    }
+    if (list === 'FAILED') listed.push(item[1]!);
+    else if (list === 'did not run') skipped++;
+  }
+  const failed = Number(span.value[2] ?? 0);
+  const names = listed;
+  if (names.length === 0 && failed > 0) {
+    for (let i = span.start; i < span.at; i++) {
+      const m = CTEST_RESULT.exec(lines[i]!);
+      if (m && !/^(?:Skipped|Not Run)/.test(m[2]!)) names.push(m[1]!);
+    }
+  }
+  names.push(...unityFailures(lines, span.start, span.at));
+  const passed = Math.max(0, Number(span.value[3]) - failed - skipped);
+  return { run: makeRun('ctest', passed, failed, skipped, names), at: span.at };
+}
+
+// ---------------------------------------------------------------------------------------------
+// dbt test / dbt build: "Done. PASS=111 WARN=0 ERROR=1 SKIP=0 NO-OP=0 TOTAL=112", each line after
+// a timestamp ("12:00:05  "). A failed test counts under ERROR (FAIL where a version prints it);
+// warned ones passed; NO-OP nodes did nothing and count nowhere. Names from "Failure in test
+// unique_dim_customers_customer_id (models/marts/schema.yml)" ("Database Error in test …", and
+// "Error in model stg_orders" from a build), else from the results ("37 of 112 FAIL 3
+// unique_dim_customers_customer_id ….. [FAIL 3 in 0.10s]").
+
+const DBT_TIME = /^\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?\s{1,4}(?:\|\s{1,4})?/;
+const DBT_DONE = /^Done\. ((?:[A-Z][A-Z-]{0,10}=\d{1,9} ?){2,10})$/;
+const DBT_DONE_ITEM = /([A-Z][A-Z-]{0,10})=(\d{1,9})/g;
+const DBT_NODE_FAILURE = /^(?:Failure|(?:[A-Z][a-z]{1,20} )?Error) in [a-z_]{1,30} (\S{1,400})(?: \(.{1,400}\))?$/;
+const DBT_RESULT = /^\d{1,9} of \d{1,9} (?:FAIL \d{1,12}|ERROR) (\S{1,400}) \.{0,400}\s{0,5}\[(?:FAIL|ERROR)\b/;
+
+function readDbt(line: string): Map<string, number> | undefined {
+  const m = DBT_DONE.exec(line.replace(DBT_TIME, ''));
+  if (!m) return undefined;
+  const counts = new Map<string, number>();
+  for (const item of m[1]!.matchAll(DBT_DONE_ITEM)) counts.set(item[1]!, Number(item[2]));
+  return counts.has('TOTAL') ? counts : undefined;
+}
+
+function parseDbt(view: View): Found | undefined {
+  const span = lastRun(view, readDbt);
+  if (span === undefined) return undefined;
+  const details: string[] = [];
+  const results: string[] = [];
+  for (let i = span.start; i < span.at; i++) {
+    const line = view.lines[i]!.replace(DBT_TIME, '');
+    const detail = DBT_NODE_FAILURE.exec(line);
+    if (detail) details.push(detail[1]!);
+    const result = DBT_RESULT.exec(line);
+    if (result) results.push(result[1]!);
+  }
+  const c = span.value;
+  const run = makeRun('dbt', sum(c, 'PASS', 'WARN'), sum(c, 'ERROR', 'FAIL'), sum(c, 'SKIP'), details.length > 0 ? details : results);
+  return { run, at: span.at };
 }
 
 // ---------------------------------------------------------------------------------------------
