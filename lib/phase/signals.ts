@@ -436,6 +436,8 @@ const TEST_SUBCOMMAND = new Set([
   'mvn',
   'gradle',
   'gradlew',
+  'mvnw',
+  'dbt',
   'rails',
   'rake',
   'zig',
@@ -495,6 +497,8 @@ function partKind(words: string[]): CommandKind {
   if (TEST_TOOLS.has(cmd)) return 'test-run';
   if (cmd === 'playwright' || cmd === 'cypress') return words[1] === 'test' || words[1] === 'run' ? 'test-run' : 'shell';
   if (TEST_SUBCOMMAND.has(cmd) && (sub === 'test' || (cmd === 'zig' && words.includes('test')) || (cmd === 'cargo' && sub === 'nextest'))) return 'test-run';
+  // Runners whose test action is not the first word after them (xcodebuild -scheme App test, php artisan test).
+  if ((cmd === 'xcodebuild' && words.includes('test')) || (cmd === 'php' && /(?:^|\/)artisan$/.test(sub ?? '') && words[2] === 'test')) return 'test-run';
   if (cmd === 'make' || cmd === 'just' || cmd === 'task') return makeKind(words);
   if (cmd === 'cargo') return /^(build|check|clippy|fmt|b|c)$/.test(sub ?? '') ? 'build' : 'shell';
   if (cmd === 'go') return /^(build|vet|fmt|install)$/.test(sub ?? '') ? 'build' : 'shell';

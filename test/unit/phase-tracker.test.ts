@@ -171,6 +171,10 @@ describe('commandKind', () => {
     'make test',
     './gradlew test',
     'pnpm exec playwright test',
+    './mvnw test',
+    'dbt test --select orders',
+    'xcodebuild -scheme FieldOps -destination "platform=iOS Simulator,name=iPhone 15" test',
+    'php artisan test --filter ContactImportTest',
   ])('%s runs tests', (command) => {
     expect(commandKind(command)).toBe('test-run');
   });
