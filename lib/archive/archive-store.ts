@@ -3,6 +3,7 @@
 // the folder). Writing a chunk that exists is a no-op, except that a tool chunk first written by
 // PostToolUse (no transcript uuids yet) gains the uuids when the transcript entry is archived.
 import { join } from 'node:path';
+import { sanitizeName } from '../runtime/paths.ts';
 import type { Store } from '../runtime/store.ts';
 import {
   ensureDir,
@@ -305,28 +306,33 @@ export function removeTempLeftovers(store: Store, sessionId: string, now: number
   return removed;
 }
 
+/** The chunk id a catalog line (bytes `start` to `end`) names, if it is readable and a safe name. */
+export function catalogLineId(bytes: Buffer, start: number, end: number): string | undefined {
+  try {
+    const value = (JSON.parse(bytes.toString('utf8', start, end)) as { id?: unknown }).id;
+    if (typeof value === 'string' && sanitizeName(value) === value) return value;
+  } catch {}
+  return undefined;
+}
+
 /** The ids of the last `count` lines of a session's catalog, oldest first (reads its tail only). */
 export function catalogTail(store: Store, sessionId: string, count: number): string[] {
   const reader = openRangeReader(catalogFile(store, sessionId));
   if (reader === undefined) return [];
+  let bytes: Buffer;
   try {
-    // A line is ~34 bytes ({"v":1,"id":"<16 hex>"}): twice that per line is room enough.
-    const length = Math.min(reader.size, count * 80);
-    const lines = reader
-      .read(reader.size - length, length)
-      .toString('utf8')
-      .split('\n');
-    const ids: string[] = [];
-    for (const line of lines.slice(length < reader.size ? 1 : 0)) {
-      try {
-        const id = (JSON.parse(line) as Partial<CatalogLine>).id;
-        if (typeof id === 'string' && /^[\w-]{1,80}$/.test(id)) ids.push(id);
-      } catch {}
-    }
-    return ids.slice(-count);
+    // A line is ~34 bytes ({"v":1,"id":"<16 hex>"}): 80 a line is room enough.
+    bytes = reader.read(Math.max(0, reader.size - count * 80), Math.min(reader.size, count * 80));
   } finally {
     reader.close();
   }
+  const ids: string[] = [];
+  // The first line of a tail read from mid-file is a piece: catalogLineId rejects it.
+  for (let at = 0, nl = bytes.indexOf(10); nl !== -1; at = nl + 1, nl = bytes.indexOf(10, at)) {
+    const id = catalogLineId(bytes, at, nl);
+    if (id !== undefined) ids.push(id);
+  }
+  return ids.slice(-count);
 }
 
 export function listChunkIds(store: Store, sessionId: string): string[] {

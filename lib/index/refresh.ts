@@ -4,7 +4,7 @@
 // rewritten O(log n) times); a chunk listed again (its text or uuids changed) hides its older copy.
 // Everything can be rebuilt from the chunk files (`ctxl reindex`).
 import { join } from 'node:path';
-import { catalogFile, listChunkIds, readChunk } from '../archive/archive-store.ts';
+import { catalogFile, catalogLineId, listChunkIds, readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { touchLock } from '../runtime/lock.ts';
 import type { Logger } from '../runtime/log.ts';
@@ -381,15 +381,6 @@ function catalogIds(store: Store, sessionId: string, from: number, to?: number):
     if (id !== undefined) ids.add(id);
   }
   return ids;
-}
-
-/** The chunk id a catalog line names, if it is readable and a safe name. */
-function catalogLineId(bytes: Buffer, start: number, end: number): string | undefined {
-  try {
-    const value = (JSON.parse(bytes.toString('utf8', start, end)) as { id?: unknown }).id;
-    if (typeof value === 'string' && sanitizeName(value) === value) return value;
-  } catch {}
-  return undefined;
 }
 
 /** Write the chunks as a new segment and hide their older copies. */

@@ -670,12 +670,14 @@ const LEAD_WORDS = new Set(
   'the a an to use using keep keeping we i you should shall do would could go with stick pick choose prefer want either between it is are our your'.split(' '),
 );
 
-/** Whether a prompt could answer a question or approve a proposal (then the message it answers is worth reading). */
-export function mightAnswer(text: string): boolean {
-  if (typeof text !== 'string' || text === '') return false;
-  const first = units(text)[0];
-  if (first === undefined) return false;
-  return (APPROVAL.test(first.plain) && first.plain.length <= 60) || pickOf(first.plain) !== undefined || USE_PICK.test(text.slice(0, 600));
+/** A first sentence that only approves ("do it", "sounds good, go ahead"). */
+const approves = (first: Unit) => first.plain.length <= 60 && APPROVAL.test(first.plain);
+
+/** Whether a prompt's first sentences could pick or approve: only then is the message it answers read. */
+function couldAnswer(list: readonly Unit[]): boolean {
+  const first = list[0];
+  if (first === undefined || first.plain.endsWith('?')) return false;
+  return approves(first) || pickOf(first.plain) !== undefined || list.slice(0, 3).some((u) => USE_PICK.test(u.plain));
 }
 
 /** The options offered beside `pick`: "A or B", "A (why) or B", "A vs B", and the other heads of a list that heads an item with it. */
@@ -703,11 +705,10 @@ function alternatives(offer: string, pick: string): string[] {
   return out;
 }
 
-/** The decision a reply makes, given the assistant message it answers. */
+/** The decision a reply makes, given the assistant message it answers (after couldAnswer). */
 function replyDecision(list: readonly Unit[], answered: string): Fact | undefined {
-  const first = list[0];
-  if (first === undefined || first.plain.endsWith('?')) return undefined;
-  if (APPROVAL.test(first.plain) && first.plain.length <= 60) {
+  const first = list[0] as Unit;
+  if (approves(first)) {
     const proposal = units(answered).find((u) => !u.plain.endsWith('?') && PROPOSAL.test(u.plain));
     if (proposal === undefined) return undefined;
     const fact: Fact = { kind: 'decision', text: proposal.text };
@@ -744,14 +745,16 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
 
 /**
  * Facts in a user's prompt: constraints and requirements; decisions it states, or makes by
- * answering `answered` (the assistant message it replies to, when known).
+ * answering `answered`: the assistant message it replies to, when known, or how to find it (called
+ * only for a prompt that could be a reply).
  */
-export function userFacts(text: string, answered?: string): Fact[] {
+export function userFacts(text: string, answered?: string | (() => string | undefined)): Fact[] {
   if (typeof text !== 'string' || text === '') return [];
   const out: Fact[] = [];
   const list = units(text);
-  if (typeof answered === 'string' && answered !== '') {
-    const reply = replyDecision(list, answered);
+  if (answered !== undefined && couldAnswer(list)) {
+    const offer = typeof answered === 'string' ? answered : answered();
+    const reply = offer === undefined || offer === '' ? undefined : replyDecision(list, offer);
     if (reply !== undefined) out.push(reply);
   }
   for (const u of list) {

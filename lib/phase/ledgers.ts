@@ -12,7 +12,7 @@ import type { Config } from '../runtime/config.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { ensureDir, pathExists, writeFileAtomic } from '../runtime/store.ts';
 import { catchUpSession, eventsFile, type SessionAdvance, type SessionEnv } from '../session/session-files.ts';
-import { assistantFacts, type Fact, factKey, mightAnswer, userFacts } from './facts.ts';
+import { assistantFacts, type Fact, factKey, userFacts } from './facts.ts';
 import { buildLedger, decisionId, decisionRecord, firstOf, ledgerFileName, renderLedger, superseded } from './ledger.ts';
 import { foldEvents, syncPhase } from './observe.ts';
 import {
@@ -76,14 +76,19 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
   let goal: string | undefined;
   const handoffs: Array<{ phase: ReturnType<typeof parsePhaseName>; quote: string }> = [];
   // The assistant message a prompt answers ("Pinia." to "Pinia or Vuex?"): the pass's latest, else
-  // read back from the archive (a prompt is the first line of a pass more often than not).
+  // read back from the archive once (a prompt is the first line of a pass more often than not).
   let answered: string | undefined;
+  let readBack = false;
   const onChunk = (chunk: Chunk) => {
-    if (chunk.type === 'user' && chunk.sidechain !== true && chunk.client !== true && mightAnswer(chunk.text)) {
-      answered ??= lastAssistantBefore(env.store, sessionId, chunk);
-    }
-    found.push(...factsOfChunk(chunk, spans, answered));
-    if (chunk.type === 'assistant' && chunk.sidechain !== true && chunk.client !== true) answered = chunk.text;
+    const offer = () => {
+      if (answered === undefined && !readBack) {
+        readBack = true;
+        answered = lastAssistantBefore(env.store, sessionId, chunk);
+      }
+      return answered;
+    };
+    found.push(...factsOfChunk(chunk, spans, offer));
+    if (chunk.type === 'assistant' && mainThread(chunk)) answered = chunk.text;
     goal ??= goalOf(chunk);
     if (chunk.type === 'assistant' && chunk.sidechain !== true) {
       const handoff = handoffTo(chunk.text);
@@ -107,6 +112,9 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
   return result;
 }
 
+/** Said in the session's own thread: not a subagent's, not Claude Code's own records. */
+export const mainThread = (chunk: Chunk) => chunk.sidechain !== true && chunk.client !== true;
+
 /** Chunks read back, newest first, for the assistant message a prompt answers. */
 const ANSWERED_LOOKBACK = 24;
 
@@ -121,8 +129,9 @@ export function lastAssistantBefore(store: SessionEnv['store'], sessionId: strin
     if (parsed?.ok !== true) continue;
     const c = parsed.chunk;
     if (c.id === prompt.id || c.timestamp > before) continue;
-    if (c.type === 'user' && c.sidechain !== true && c.client !== true) return undefined;
-    if (c.type === 'assistant' && c.sidechain !== true && c.client !== true) return c.text;
+    if (!mainThread(c)) continue;
+    if (c.type === 'user') return undefined;
+    if (c.type === 'assistant') return c.text;
   }
   return undefined;
 }
@@ -140,10 +149,10 @@ export function tagPhase(chunk: Chunk, spans: readonly PhaseSpan[]): PhaseSpan |
  * hooks printed, our steering included; `<command-name>…` in archives made before they were
  * marked) state nothing of the user's or the main thread's.
  */
-export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[], answered?: string): FactRecord[] {
+export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[], answered?: string | (() => string | undefined)): FactRecord[] {
   const span = tagPhase(chunk, spans);
   if (chunk.type !== 'user' && chunk.type !== 'assistant') return [];
-  if (chunk.sidechain === true || chunk.client === true || chunk.text.trimStart().startsWith('<')) return [];
+  if (!mainThread(chunk) || chunk.text.trimStart().startsWith('<')) return [];
   const facts: Fact[] = chunk.type === 'user' ? userFacts(chunk.text, answered) : assistantFacts(chunk.text);
   return facts.map((fact) => ({
     ...fact,
@@ -158,7 +167,7 @@ export function factsOfChunk(chunk: Chunk, spans: readonly PhaseSpan[], answered
 
 /** The session's goal: its first real request. */
 export function goalOf(chunk: Chunk): string | undefined {
-  if (chunk.type !== 'user' || chunk.sidechain === true || chunk.client === true || chunk.text.trimStart().startsWith('<')) return undefined;
+  if (chunk.type !== 'user' || !mainThread(chunk) || chunk.text.trimStart().startsWith('<')) return undefined;
   return cut(chunk.text.trim(), GOAL_CHARS);
 }
 

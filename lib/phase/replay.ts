@@ -7,7 +7,7 @@ import { type ChunkContext, chunksFromEntries, emptyChunkerState } from '../arch
 import { chunkHash } from '../archive/hash.ts';
 import { redactText, stripPrivate } from '../archive/redact.ts';
 import { advanceTranscript } from '../transcript/reader.ts';
-import { factsOfChunk, goalOf, handoffTo, type PhaseEnv, recordFacts, writeLedgers } from './ledgers.ts';
+import { factsOfChunk, goalOf, handoffTo, mainThread, type PhaseEnv, recordFacts, writeLedgers } from './ledgers.ts';
 import { applyCall, digestToolCall } from './observe.ts';
 import { type FactRecord, hasPhases, type LedgerRef, markDue, newPhaseFile, type PhaseFile, readPhaseFile, updatePhaseFile } from './phase-store.ts';
 import { promptPhase } from './signals.ts';
@@ -60,7 +60,7 @@ export async function replayPhases(env: PhaseEnv, sessionId: string, transcriptP
       const spans = file?.tracker.spans ?? [];
       for (const chunk of chunksFromEntries(line.entries, chunker, context) as Chunk[]) {
         facts.push(...factsOfChunk(chunk, spans, answered));
-        if (chunk.type === 'assistant' && chunk.sidechain !== true && chunk.client !== true) answered = chunk.text;
+        if (chunk.type === 'assistant' && mainThread(chunk)) answered = chunk.text;
         const goal = file?.goal === undefined ? goalOf(chunk) : undefined;
         if (file !== undefined && goal !== undefined) file.goal = goal;
       }
