@@ -5,18 +5,7 @@
 import { join } from 'node:path';
 import { sanitizeName } from '../runtime/paths.ts';
 import type { Store } from '../runtime/store.ts';
-import {
-  ensureDir,
-  listDir,
-  openRangeReader,
-  pathExists,
-  readTextFile,
-  removePath,
-  removeStaleTemps,
-  STALE_TEMP_MS,
-  statSafe,
-  writeFileAtomic,
-} from '../runtime/store.ts';
+import { ensureDir, listDir, pathExists, readTextFile, removePath, removeStaleTemps, STALE_TEMP_MS, statSafe, writeFileAtomic } from '../runtime/store.ts';
 import { type Chunk, parseChunk, renderChunk } from './chunk-file.ts';
 import { toolPartId, UNNAMED_TOOL } from './chunker.ts';
 
@@ -313,26 +302,6 @@ export function catalogLineId(bytes: Buffer, start: number, end: number): string
     if (typeof value === 'string' && sanitizeName(value) === value) return value;
   } catch {}
   return undefined;
-}
-
-/** The ids of the last `count` lines of a session's catalog, oldest first (reads its tail only). */
-export function catalogTail(store: Store, sessionId: string, count: number): string[] {
-  const reader = openRangeReader(catalogFile(store, sessionId));
-  if (reader === undefined) return [];
-  let bytes: Buffer;
-  try {
-    // A line is ~34 bytes ({"v":1,"id":"<16 hex>"}): 80 a line is room enough.
-    bytes = reader.read(Math.max(0, reader.size - count * 80), Math.min(reader.size, count * 80));
-  } finally {
-    reader.close();
-  }
-  const ids: string[] = [];
-  // The first line of a tail read from mid-file is a piece: catalogLineId rejects it.
-  for (let at = 0, nl = bytes.indexOf(10); nl !== -1; at = nl + 1, nl = bytes.indexOf(10, at)) {
-    const id = catalogLineId(bytes, at, nl);
-    if (id !== undefined) ids.push(id);
-  }
-  return ids.slice(-count);
 }
 
 export function listChunkIds(store: Store, sessionId: string): string[] {

@@ -34,6 +34,11 @@ export interface ChunkerState {
   pending: Record<string, PendingToolUse>;
   /** The last valid timestamp read: what a line without one (or with a broken one) is stamped with. */
   lastTime?: string;
+  /**
+   * The chunks of the main thread's latest assistant text: what the next prompt answers ("Pinia."
+   * to "Pinia or Vuex?"), kept with the cursor so a pass that opens on the prompt finds it.
+   */
+  said?: string[];
 }
 
 export interface ChunkContext {
@@ -46,6 +51,8 @@ export interface ChunkContext {
 }
 
 export const emptyChunkerState = (): ChunkerState => ({ pending: {} });
+/** Parts of a long assistant text kept in `said` (its last ones: a question ends it). */
+const MAX_SAID = 4;
 
 export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState, ctx: ChunkContext): Chunk[] {
   const out: Chunk[] = [];
@@ -70,9 +77,13 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
         out.push(...chunks);
         break;
       }
-      case 'assistant-text':
-        if (entry.text.trim() !== '') out.push(...simple('assistant', entry, ctx));
+      case 'assistant-text': {
+        if (entry.text.trim() === '') break;
+        const chunks = simple('assistant', entry, ctx);
+        if (!entry.sidechain) state.said = chunks.slice(-MAX_SAID).map((c) => c.id);
+        out.push(...chunks);
         break;
+      }
       case 'compact-summary':
         out.push(...simple('summary', entry, ctx));
         break;

@@ -529,7 +529,20 @@ const RULE_START =
 
 /** Rules stated through a subject: "you must not break…", "we can't use Docker", "I don't want…". */
 const RULE_SUBJECT =
-  /\b(?:it's|it is) (?:important|crucial|critical|essential|vital) (?:that (?:we|you) |to )(?:don't|do not|never|not|always|keep|avoid|only|preserve)\b|\b(?:you|we)\s(?:must not|mustn't|must never|should not|shouldn't|should never|cannot|can't|can not|may not|are not allowed to|aren't allowed to|must always|should always|must|have to)\s|\bi (?:don't|do not) want (?:you to|any|to see|to break)\b|\bi'd (?:prefer|rather)\b|\bi prefer\b|\b(?:from now on|going forward)\b|\b(?:is|are) off[- ]limits\b|\bhands off\b|\bstays? (?:exactly )?(?:as is|as-is|unchanged|untouched|where it is)\b|(?<!(?:'ve|have|has|had|i|we)\s)\bonly ever\b|\b(?:nobody|no one)\s(?:ever\s|should\s|may\s|gets? to\s)?[a-z]{2,20}s?\s(?:\S{1,40}\s){0,6}\S{0,40}\bever\b|\b(?:hard|standing|golden|strict|house|one|firm) (?:rule|line|constraint|requirement)\b[^:]{0,80}:\s\S|,\s(?:period|full stop)[.!]?$|\b(?:we|you)\snever\s(?!(?:seen|been|had|heard|got|gotten|done|gone|knew|know|saw|did|found|thought|ran|made|came|went|said|told|meant|figured|really|even|once)\b)(?!(?!(?:bring|ping|ring|sing|string|spring|sting|swing|fling|cling|wring|sling)\b)\w{1,30}(?:ing|ed)\b)[a-z]{2,30}\b/i;
+  /\b(?:it's|it is) (?:important|crucial|critical|essential|vital) (?:that (?:we|you) |to )(?:don't|do not|never|not|always|keep|avoid|only|preserve)\b|\b(?:you|we)\s(?:must not|mustn't|must never|should not|shouldn't|should never|cannot|can't|can not|may not|are not allowed to|aren't allowed to|must always|should always|must|have to)\s|\bi (?:don't|do not) want (?:you to|any|to see|to break)\b|\bi'd (?:prefer|rather)\b|\bi prefer\b|\b(?:from now on|going forward)\b/i;
+
+/**
+ * Rules said as a state of things or a habit: "the Podfile is off-limits", "pubspec stays exactly as
+ * is", "hard rule: …", "a standing rule for this codebase: …", "Nobody runs twine from a laptop,
+ * ever", "migrate:fresh only ever runs against your local database", "we never deploy on Fridays",
+ * "…, period". Each reads as well as a bug report ("you never close the handle", "it only ever
+ * returns null", "it crashes, period"), so a sentence that talks of a fault is none of them.
+ */
+const HABIT_RULE =
+  /\b(?:is|are) off[- ]limits\b|\bhands off\b|\bstays? (?:exactly )?(?:as is|as-is|unchanged|untouched|where it is)\b|(?<!(?:'ve|have|has|had|i|we)\s)\bonly ever (?:run|runs|deploy|deploys|push|pushes|use|uses|touch|touches|write|writes|go|goes|talk|talks|connect|connects|ship|ships|release|releases)\b|\b(?:nobody|no one)\s(?!(?:has|had|was|is|did|knows|knew|seems|seemed)\b)[a-z]{2,20}s\b[^.!?]{0,120}?,?\sever[.!]?$|\b(?:hard|standing|golden|strict|house|one|firm) (?:rule|constraint|requirement)\b[^:]{0,80}:\s\S|\bhard line\b[^:]{0,40}:\s\S|,\s(?:period|full stop)[.!]?$|\b(?:we|you)\snever\s(?!(?:seen|been|had|heard|got|gotten|done|gone|knew|know|saw|did|found|thought|ran|made|came|went|said|told|meant|figured|really|even|once)\b)(?!(?!(?:bring|ping|ring|sing|string|spring|sting|swing|fling|cling|wring|sling)\b)\w{1,30}(?:ing|ed)\b)[a-z]{2,30}\b/i;
+/** Words of a fault: a sentence with one reports a bug, it sets no rule and places nothing. */
+const FAULT_TALK =
+  /\b(?:bugs?|leaks?|leaking|crash(?:es|ed|ing)?|fails?|failed|failing|failures?|errors?|exceptions?|broken|wrong|issues?|problems?|that's why|which is why|stack ?trace|traceback|happens?|happened|dead|unused)\b/i;
 
 /** "use pnpm, not npm", "use X instead of Y". */
 const USE_NOT = /(?:^|[,;:]\s|\b(?:please|and|but|we|you)\s)use\s[^,.;]{1,60}(?:,\s?not\s|\s(?:instead of|rather than)\s)/i;
@@ -542,7 +555,7 @@ const REQUIREMENT =
 const QUESTION_START = /^(?:why|how|what|where|when|which|who)\s(?:does|do|is|are|did|was|were|can|would|should)\b/i;
 
 function isRule(p: string): boolean {
-  if (USE_NOT.test(p) || RULE_SUBJECT.test(p)) return true;
+  if (USE_NOT.test(p) || RULE_SUBJECT.test(p) || (HABIT_RULE.test(p) && !FAULT_TALK.test(p))) return true;
   for (const raw of p.split(CLAUSE_SPLIT)) {
     const clause = raw.slice(CLAUSE_FILLER.exec(raw)?.[0].length ?? 0);
     if (RULE_START.test(clause)) return true;
@@ -591,7 +604,8 @@ function isValueStatement(u: Unit): boolean {
   if (!/[\d`/]/.test(u.text)) return false;
   const p = u.plain;
   if (p.length < 8 || p.length > MAX_TEXT || p.endsWith('?') || QUESTION_START.test(p)) return false;
-  if (!VALUE_VERB.test(p) && !NAMED_VALUE.test(p) && !TO_AMOUNT.test(p) && !CODE_ASSIGNMENT.test(u.text) && !LOCATION.test(p)) return false;
+  if (!VALUE_VERB.test(p) && !NAMED_VALUE.test(p) && !TO_AMOUNT.test(p) && !CODE_ASSIGNMENT.test(u.text) && !(LOCATION.test(p) && !FAULT_TALK.test(p)))
+    return false;
   // A digit, a version, a backticked name or a path (the markdown text keeps the backticks); a count
   // of work done ("updated 3 files", "step 2") is not a value.
   const text = u.text.replace(WORK_COUNT, ' ');
@@ -619,29 +633,38 @@ function dedupe(facts: Fact[]): Fact[] {
 
 /** Words that open a reply and say yes or pick ("ok", "agreed", "let's go with"), up to three. */
 const ACK =
-  /^(?:(?:ok(?:ay)?|yeah|yes|yep|yup|sure|fine|agreed|alright|right|great|perfect|cool|good|sounds good|makes sense|so|then|let's|let us|we'll|go with|going with|use|pick|take)[,.!:]?\s{1,3}){0,3}/i;
+  /^(?:(?:ok(?:ay)?|yeah|yes|yep|yup|sure|fine|agreed|alright|right|great|perfect|cool|good|sounds good|makes sense|so|then|let's|let us|we'll|go with|going with|use|pick)[,.!:]?\s{1,3}){0,3}/i;
+/** Of those, the words that agree: "ok resilience4j" confirms what was proposed, "Redis." may only answer. */
+const AGREES = /\b(?:ok(?:ay)?|yeah|yes|yep|yup|sure|fine|agreed|alright|sounds good|makes sense|go with|going with|let's|let us|we'll)\b/i;
 /** What may close a pick: "new Input System it is", "X then", "X, agreed". */
 const PICK_TAIL = /\s{1,3}(?:it is|then|please|for sure|definitely)$/i;
 /** First clauses that are no name: acknowledgements, orders, ordinals. */
 const NOT_PICK =
   /^(?:thanks?|thank you|thx|done|nice|great|good|yes|no|nope|sure|ok|okay|cool|perfect|agreed|correct|right|exactly|wait|hmm|both|neither|either|none|all|the (?:first|second|third|last|latter|former)(?: one)?|(?:first|second|third|last) one|option \w|go|stop|continue|proceed|do it|do that|it|that|this|same|fine|later|now|sounds good|looks good|lgtm|makes sense|why|how|what|which)$/i;
 /** "use X", "go with X" anywhere in a clause of the reply. */
-const USE_PICK = /(?:^|[.;,]\s|\b(?:and|so|but)\s)(?:let's\s|let us\s|we'll\s|please\s|just\s)?(?:use|go with|pick|choose|take)\s([^,.;:—]{1,60})/i;
-/** A message that offers a choice names options ("A or B", "the two options are"). */
-const OFFERS = /\b(?:or|vs\.?|versus|options?|alternatives?|prefer|either|which)\b/i;
+const USE_PICK = /(?:^|[.;,]\s|\b(?:and|so|but)\s)(?:let's\s|let us\s|we'll\s|please\s|just\s)?(?:use|go with|pick|choose)\s([^,.;:—]{1,60})/i;
 /** A reply that approves what was proposed, and says nothing else in its first sentence. */
 const APPROVAL =
   /^(?:(?:yes|yeah|yep|ok(?:ay)?|sure|agreed|alright|right|perfect|great|good call|fine|sounds good|makes sense)[,.!]?\s{0,3}){0,3}(?:(?:let's |please |then )?(?:do (?:it|that|this|so)|go (?:ahead|for it)|ship it|let's go|go with (?:it|that)|make the (?:switch|change)|switch|yes|ok(?:ay)?|sure|agreed|sounds good|makes sense)(?: then)?)[.!]?$/i;
 /** A proposal in the assistant's words: "I'd move to …", "I recommend …", "my recommendation: …". */
 const PROPOSAL =
-  /\b(?:i'd|i would|we'd|we should|i recommend|i'd recommend|i suggest|i'd suggest|i propose|my recommendation|my suggestion|the better (?:option|choice) is|best option is)\b/i;
+  /\b(?:i'd|i would|i wouldn't|we'd|we should|we shouldn't)\s(?:(?:just|probably|rather|instead|also)\s)?(?:suggest|recommend|go with|use|switch|move|migrate|pick|choose|replace|keep|drop|remove|opt|prefer|adopt|stick|rewrite|split|merge|upgrade|downgrade|pin|add|change)\b|\b(?:i recommend|i suggest|i propose|my recommendation|my suggestion|the better (?:option|choice) is|the best option is)\b/i;
+/**
+ * Where a message offers a choice: the sentence that names the option, or the lead-in of its list,
+ * asks what to do or says these are the options ("should we use A or B", "two options: A or B",
+ * "the realistic options are A and B"). "Is it coming from Postgres or Redis?" asks what is, and
+ * "Redis." answering it decides nothing.
+ */
+const CHOICE_OFFER =
+  /\b(?:should (?:i|we)|shall (?:i|we)|do you want|would you (?:like|prefer|rather)|(?:do )?you prefer|prefer(?:red)?|which (?:one|option|approach|library|tool|framework|way|do you|would you|should)|options?|alternatives?|choices?|go with|pick|choose|recommend|either)\b|\bvs\.?\s|\bversus\b/i;
 
 /** The option a reply's first sentence names ("ok resilience4j", "DataLoader, agreed"), if short enough to be a name. */
-function pickOf(first: string): string | undefined {
-  const rest = first.slice(ACK.exec(first)?.[0].length ?? 0);
+function pickOf(first: string): { name: string; agreed: boolean } | undefined {
+  const ack = ACK.exec(first)?.[0] ?? '';
+  const rest = first.slice(ack.length);
   const clause = (rest.split(/[,;:—(]|\s-\s|[.!](?:\s|$)/)[0] ?? '').trim().replace(PICK_TAIL, '').trim();
-  if (clause === '' || clause.length > 40 || clause.split(' ').length > 4 || !/\p{L}/u.test(clause) || NOT_PICK.test(clause)) return undefined;
-  return clause;
+  if (clause.length < 2 || clause.length > 40 || clause.split(' ').length > 4 || !/\p{L}/u.test(clause) || NOT_PICK.test(clause)) return undefined;
+  return { name: clause, agreed: AGREES.test(ack) };
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -708,8 +731,10 @@ function alternatives(offer: string, pick: string): string[] {
 /** The decision a reply makes, given the assistant message it answers (after couldAnswer). */
 function replyDecision(list: readonly Unit[], answered: string): Fact | undefined {
   const first = list[0] as Unit;
+  const offer = units(answered);
   if (approves(first)) {
-    const proposal = units(answered).find((u) => !u.plain.endsWith('?') && PROPOSAL.test(u.plain));
+    // The proposal nearest the question the reply answers: the offer's last one.
+    const proposal = offer.findLast((u) => !u.plain.endsWith('?') && PROPOSAL.test(u.plain));
     if (proposal === undefined) return undefined;
     const fact: Fact = { kind: 'decision', text: proposal.text };
     const at = PROPOSAL.exec(proposal.plain)?.index ?? 0;
@@ -718,15 +743,23 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
     if (rejected.length > 0) fact.rejected = rejected;
     return fact;
   }
-  if (!OFFERS.test(answered)) return undefined;
-  let pick = pickOf(first.plain);
+  // A bare name ("Pinia.", "ok resilience4j") counts where the offer writes it as a name in a
+  // sentence that offers a choice; "use X" / "go with X" states the choice itself, so X need only
+  // be named there, beside another option or in such a sentence.
+  const offered = (name: string, exact: boolean) =>
+    offer.some((u) => (exact ? namesAsName(u.plain, name) : names(u.plain, name)) && (CHOICE_OFFER.test(u.plain) || CHOICE_OFFER.test(u.leadIn)));
+  // "ok resilience4j" after "I'd use Resilience4j …": agreeing, by name, to what the message
+  // proposed or offered anywhere in it.
+  const proposes = () => offer.some((u) => CHOICE_OFFER.test(u.plain) || CHOICE_OFFER.test(u.leadIn) || PROPOSAL.test(u.plain));
+  const bare = pickOf(first.plain);
+  let pick = bare?.name;
   let unit = first;
-  if (pick === undefined || !namesAsName(answered, pick)) {
-    pick = undefined;
+  if (bare !== undefined && !offered(bare.name, true) && !(bare.agreed && namesAsName(answered, bare.name) && proposes())) pick = undefined;
+  if (pick === undefined) {
     for (const u of list.slice(0, 3)) {
       const m = USE_PICK.exec(u.plain);
       const name = m?.[1] === undefined ? undefined : phrase(m[1]);
-      if (name !== undefined && namesAsName(answered, name)) {
+      if (name !== undefined && (offered(name, false) || alternatives(answered, name).length > 0)) {
         pick = name;
         unit = u;
         break;

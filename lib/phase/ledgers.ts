@@ -3,7 +3,7 @@
 // with the phase it was said in, then write the ledgers that are due, promote their decisions to
 // the decision log, and mirror both into the project (L3).
 import { join } from 'node:path';
-import { catalogTail, readChunk, writeChunks } from '../archive/archive-store.ts';
+import { readChunk, writeChunks } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { chunkHash } from '../archive/hash.ts';
 import { keywords } from '../archive/keywords.ts';
@@ -11,7 +11,7 @@ import { redactText } from '../archive/redact.ts';
 import type { Config } from '../runtime/config.ts';
 import { sanitizeName } from '../runtime/paths.ts';
 import { ensureDir, pathExists, writeFileAtomic } from '../runtime/store.ts';
-import { catchUpSession, eventsFile, type SessionAdvance, type SessionEnv } from '../session/session-files.ts';
+import { catchUpSession, eventsFile, readCursor, type SessionAdvance, type SessionEnv } from '../session/session-files.ts';
 import { assistantFacts, type Fact, factKey, userFacts } from './facts.ts';
 import { buildLedger, decisionId, decisionRecord, firstOf, ledgerFileName, renderLedger, superseded } from './ledger.ts';
 import { foldEvents, syncPhase } from './observe.ts';
@@ -76,17 +76,17 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
   let goal: string | undefined;
   const handoffs: Array<{ phase: ReturnType<typeof parsePhaseName>; quote: string }> = [];
   // The assistant message a prompt answers ("Pinia." to "Pinia or Vuex?"): the pass's latest, else
-  // read back from the archive once (a prompt is the first line of a pass more often than not).
+  // the one the cursor recorded, read once (a prompt is the first line of a pass more often than not).
   let answered: string | undefined;
   let readBack = false;
+  const offer = () => {
+    if (answered === undefined && !readBack) {
+      readBack = true;
+      answered = saidBefore(env, sessionId);
+    }
+    return answered;
+  };
   const onChunk = (chunk: Chunk) => {
-    const offer = () => {
-      if (answered === undefined && !readBack) {
-        readBack = true;
-        answered = lastAssistantBefore(env.store, sessionId, chunk);
-      }
-      return answered;
-    };
     found.push(...factsOfChunk(chunk, spans, offer));
     if (chunk.type === 'assistant' && mainThread(chunk)) answered = chunk.text;
     goal ??= goalOf(chunk);
@@ -115,25 +115,20 @@ export async function catchUpWithPhase(env: SessionEnv, sessionId: string, trans
 /** Said in the session's own thread: not a subagent's, not Claude Code's own records. */
 export const mainThread = (chunk: Chunk) => chunk.sidechain !== true && chunk.client !== true;
 
-/** Chunks read back, newest first, for the assistant message a prompt answers. */
-const ANSWERED_LOOKBACK = 24;
-
-/** The text of the session's latest main-thread assistant chunk said before `prompt`, from the archive. */
-export function lastAssistantBefore(store: SessionEnv['store'], sessionId: string, prompt: Chunk): string | undefined {
-  const before = prompt.timestamp;
-  const ids = catalogTail(store, sessionId, ANSWERED_LOOKBACK * 2);
-  let read = 0;
-  for (let i = ids.length - 1; i >= 0 && read < ANSWERED_LOOKBACK; i--) {
-    const parsed = readChunk(store, sessionId, ids[i] as string);
-    read += 1;
-    if (parsed?.ok !== true) continue;
-    const c = parsed.chunk;
-    if (c.id === prompt.id || c.timestamp > before) continue;
-    if (!mainThread(c)) continue;
-    if (c.type === 'user') return undefined;
-    if (c.type === 'assistant') return c.text;
+/**
+ * The main thread's latest assistant text before this pass, as the cursor recorded it (the chunker
+ * keeps its chunk ids): what a prompt that opens the pass answers. Undefined for a cursor of an
+ * older version or a chunk gone from the archive.
+ */
+export function saidBefore(env: Pick<SessionEnv, 'store' | 'log' | 'now'>, sessionId: string): string | undefined {
+  const ids = readCursor(env.store, sessionId, env.log, env.now())?.chunker?.said ?? [];
+  const texts: string[] = [];
+  for (const id of ids) {
+    if (sanitizeName(id) !== id) continue;
+    const parsed = readChunk(env.store, sessionId, id);
+    if (parsed?.ok === true) texts.push(parsed.chunk.text);
   }
-  return undefined;
+  return texts.length === 0 ? undefined : texts.join('\n');
 }
 
 /** Tag a chunk with the phase it was said in (mutates it); returns that phase's span. */

@@ -497,8 +497,10 @@ function partKind(words: string[]): CommandKind {
   if (TEST_TOOLS.has(cmd)) return 'test-run';
   if (cmd === 'playwright' || cmd === 'cypress') return words[1] === 'test' || words[1] === 'run' ? 'test-run' : 'shell';
   if (TEST_SUBCOMMAND.has(cmd) && (sub === 'test' || (cmd === 'zig' && words.includes('test')) || (cmd === 'cargo' && sub === 'nextest'))) return 'test-run';
-  // Runners whose test action is not the first word after them (xcodebuild -scheme App test, php artisan test).
-  if ((cmd === 'xcodebuild' && words.includes('test')) || (cmd === 'php' && /(?:^|\/)artisan$/.test(sub ?? '') && words[2] === 'test')) return 'test-run';
+  // Runners whose test action is not the first word after them (xcodebuild -scheme App test, php
+  // artisan test); an option's value is no action (`xcodebuild -scheme test -showdestinations`).
+  if (cmd === 'xcodebuild' && words.some((w, i) => (w === 'test' || w === 'test-without-building') && !(words[i - 1] ?? '').startsWith('-'))) return 'test-run';
+  if ((cmd === 'php' && /(?:^|\/)artisan$/.test(sub ?? '') && words[2] === 'test') || (cmd === 'dbt' && sub === 'build')) return 'test-run';
   if (cmd === 'make' || cmd === 'just' || cmd === 'task') return makeKind(words);
   if (cmd === 'cargo') return /^(build|check|clippy|fmt|b|c)$/.test(sub ?? '') ? 'build' : 'shell';
   if (cmd === 'go') return /^(build|vet|fmt|install)$/.test(sub ?? '') ? 'build' : 'shell';

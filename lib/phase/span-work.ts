@@ -168,12 +168,18 @@ export function editChange(input: Obj): string | undefined {
 // strings, versions, durations): `maxRetries = 3 → maxRetries = 6`, `ttl: "1h" → ttl: "15m"`,
 // `pydantic==2.8.0 → pydantic==2.7.4`. These are the exact values a summary rounds off; an added
 // import or a rewritten call is work, and the archive holds it.
-const LITERAL = /"[^"\n]{0,200}"|'[^'\n]{0,200}'|`[^`\n]{0,200}`|(?<![\w.])v?\d[\d_.,]{0,40}(?:[a-zA-Z]{1,3}|%)?(?![\w.])/g;
+// A quoted string followed by ':' is a key (`"timeout": 30`), kept; matched first, so the quote
+// that closes it never opens a string of its own.
+const LITERAL =
+  /("[^"\n]{0,200}"|'[^'\n]{0,200}')(?=\s?:)|"[^"\n]{0,200}"|'[^'\n]{0,200}'|`[^`\n]{0,200}`|(?<![\w.])v?\d[\d_.,]{0,40}(?:[a-zA-Z]{1,3}|%)?(?![\w.])/g;
+/** Where editChange joined the changes of one edit: "; " not followed by the arrow (`x = 3; → x = 6;` is one change). */
+const PART_SEPARATOR = /; (?!→)/;
 
 /** The line with its literals blanked, or undefined when it holds none. */
 function skeleton(line: string): string | undefined {
   let found = false;
-  const out = line.replace(LITERAL, () => {
+  const out = line.replace(LITERAL, (literal: string, key: string | undefined) => {
+    if (key !== undefined) return literal;
     found = true;
     return '\u0000';
   });
@@ -184,7 +190,7 @@ function skeleton(line: string): string | undefined {
 export function valueChangeKey(change: ValueChange): string | undefined {
   // One change per part ("a → b; c → d" from a multi-edit): each part must be a value change.
   const keys: string[] = [];
-  for (const part of change.text.split('; ')) {
+  for (const part of change.text.split(PART_SEPARATOR)) {
     const arrow = part.indexOf(' → ');
     if (arrow <= 0) return undefined;
     const before = part.slice(0, arrow);
@@ -203,7 +209,10 @@ export function valueChangeKey(change: ValueChange): string | undefined {
  * group oldest first. Pure.
  */
 export function keyChanges(changes: readonly ValueChange[], limits: { values: number; other: number }): ValueChange[] {
-  const chains = new Map<string, ValueChange>();
+  // A chain continues where its last value is the one the next change starts from: `timeout = 30 →
+  // 60` then `timeout = 5 → 10` (a second section's setting of the same shape) are two lines.
+  // The sides of a chain: old, then each new value; a multi-part change is a chain of its own.
+  const chains: Array<{ key: string; sides: string[]; change: ValueChange }> = [];
   const other: ValueChange[] = [];
   for (const c of changes) {
     const key = valueChangeKey(c);
@@ -211,20 +220,31 @@ export function keyChanges(changes: readonly ValueChange[], limits: { values: nu
       other.push(c);
       continue;
     }
-    const earlier = chains.get(key);
-    // Re-inserted: a chain sorts by its latest change. Only single changes chain ("a; b" would not read).
-    chains.delete(key);
-    if (earlier === undefined || c.text.includes('; ') || earlier.text.includes('; ')) chains.set(key, { ...c });
-    else chains.set(key, { file: c.file, text: `${earlier.text} → ${c.text.slice(c.text.indexOf(' → ') + 3)}`, t: c.t });
+    const arrow = c.text.indexOf(' → ');
+    const sides = PART_SEPARATOR.test(c.text) ? [] : [c.text.slice(0, arrow), c.text.slice(arrow + 3)];
+    const at = sides.length === 0 ? -1 : chains.findLastIndex((x) => x.key === key && x.sides.at(-1) === sides[0]);
+    // Re-inserted at the end: a chain sorts by its latest change.
+    const earlier = at === -1 ? [] : (chains.splice(at, 1)[0] as (typeof chains)[number]).sides;
+    chains.push({ key, sides: [...earlier, ...sides.slice(earlier.length === 0 ? 0 : 1)], change: c });
   }
+  const text = (x: (typeof chains)[number]) =>
+    x.sides.length === 0
+      ? x.change.text
+      : (x.sides.length <= MAX_CHAIN ? x.sides : [x.sides[0] as string, '…', ...x.sides.slice(-(MAX_CHAIN - 2))]).join(' → ');
   // The values last: a list cut to fit keeps its last items.
-  return [...other.slice(-limits.other), ...[...chains.values()].slice(-limits.values)];
+  return [...other.slice(-limits.other), ...chains.slice(-limits.values).map((x) => ({ ...x.change, text: text(x) }))];
 }
+/** Values of a chain shown: the first, then the latest (`0 → … → 7 → 8 → 9`). */
+const MAX_CHAIN = 6;
 
-/** Over the cap, the oldest change that sets no value goes first; with none, the oldest. */
+/** Of a span's MAX_CHANGES, the changes that set no value keep at least this many places. */
+const MIN_OTHER_CHANGES = 8;
+
+/** Over the cap: the oldest change that sets no value while those hold more than their share, else the oldest value change. */
 function dropOldestChange(changes: ValueChange[]): void {
-  const plain = changes.findIndex((c) => valueChangeKey(c) === undefined);
-  changes.splice(plain === -1 ? 0 : plain, 1);
+  const plain = changes.filter((c) => valueChangeKey(c) === undefined).length;
+  const victim = changes.findIndex((c) => (valueChangeKey(c) === undefined) === plain > MIN_OTHER_CHANGES);
+  changes.splice(victim === -1 ? 0 : victim, 1);
 }
 
 /** Record a digested call in the span's work (mutates `work`). `root`: files under it are kept relative. */

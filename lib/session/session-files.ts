@@ -57,7 +57,13 @@ const cursorSchema = lazySchema(() =>
     oversize: z.number(),
     transcriptPath: z.optional(z.string()),
     updatedAt: z.optional(z.string()),
-    chunker: z.optional(z.object({ pending: z.record(z.string(), z.looseObject({ name: z.string() })), lastTime: z.optional(z.string()) })),
+    chunker: z.optional(
+      z.object({
+        pending: z.record(z.string(), z.looseObject({ name: z.string() })),
+        lastTime: z.optional(z.string()),
+        said: z.optional(z.array(z.string())),
+      }),
+    ),
   }),
 );
 export type SavedCursor = TranscriptCursor & { transcriptPath?: string; updatedAt?: string; chunker?: ChunkerState };

@@ -89,3 +89,24 @@ describe('archived user chunks', () => {
     expect(factsOfChunk(chunks[2] as (typeof chunks)[number], []).map((f) => f.kind)).toContain('constraint');
   });
 });
+
+describe("the chunker's record of what the main thread said last", () => {
+  const ctx = { session: 's', project: '/p', phase: 'unknown', now: '2026-11-30T00:00:00.000Z', hash: (s: string) => s.replace(/\W/g, '').slice(-16) };
+  const assistant = (uuid: string, text: string, isSidechain = false) => ({
+    type: 'assistant',
+    uuid,
+    isSidechain,
+    timestamp: '2026-11-30T00:00:00.000Z',
+    message: { role: 'assistant', content: [{ type: 'text', text }] },
+  });
+
+  it("keeps the main thread's latest assistant text for the next prompt; a subagent's words do not replace it", () => {
+    const state = emptyChunkerState();
+    const chunks = chunksFromEntries(
+      [...entriesOf(assistant('a1', 'Should we use Pinia or Vuex?')).entries, ...entriesOf(assistant('a2', 'Explored 40 files.', true)).entries],
+      state,
+      ctx,
+    );
+    expect(state.said).toEqual([chunks[0]?.id]);
+  });
+});

@@ -135,6 +135,9 @@ describe('valueChangeKey and keyChanges', () => {
       'pydantic==2.8.0 → pydantic==2.7.4',
       'timeout: 30s → timeout: 45s',
       'port = 80 → port = 8443; host = "a" → host = "b"',
+      'const MAX_RETRIES = 3; → const MAX_RETRIES = 6;',
+      '"timeout": 30, → "timeout": 60,',
+      '"typescript": "^5.4.0", → "typescript": "^5.6.2",',
     ])
       expect(valueChangeKey(change(text)), text).toBeDefined();
     for (const text of [
@@ -154,6 +157,34 @@ describe('valueChangeKey and keyChanges', () => {
       { values: 5, other: 1 },
     );
     expect(list.map((c) => `${c.file}: ${c.text}`)).toEqual(['a.ts: (nothing) → y()', 'a.ts: n = 1 → n = 2', 'b.ts: n = 1 → n = 5']);
+  });
+
+  it('a chain goes on only from the value it reached: two settings of the same shape stay two lines', () => {
+    const list = keyChanges(
+      [change('timeout = 30 → timeout = 60', '1'), change('timeout = 5 → timeout = 10', '2'), change('timeout = 60 → timeout = 90', '3')],
+      {
+        values: 5,
+        other: 5,
+      },
+    );
+    expect(list.map((c) => c.text)).toEqual(['timeout = 5 → timeout = 10', 'timeout = 30 → timeout = 60 → timeout = 90']);
+  });
+
+  it('a long chain shows its first value and its latest', () => {
+    const list = keyChanges(
+      Array.from({ length: 10 }, (_, i) => change(`n = ${i} → n = ${i + 1}`, String(i))),
+      { values: 5, other: 5 },
+    );
+    expect(list.map((c) => c.text)).toEqual(['n = 0 → … → n = 7 → n = 8 → n = 9 → n = 10']);
+  });
+
+  it('over its cap, a span keeps room for the edits that set no value', () => {
+    const work = emptyWork();
+    const edit = (chg: string): CallDigest => ({ k: 'edit-source', files: ['/p/a.ts'], ok: true, chg });
+    for (let i = 0; i < 20; i++) applyDigest(work, edit(`limit${i} = 1 → limit${i} = 2`), at(i), '/p');
+    for (let i = 0; i < 5; i++) applyDigest(work, edit(`(nothing) → call${i}()`), at(20 + i), '/p');
+    expect(work.changes?.filter((c) => c.text.startsWith('(nothing)'))).toHaveLength(5);
+    expect(work.changes).toHaveLength(20);
   });
 
   it('over its cap, a span drops the oldest change that sets no value first', () => {
@@ -438,10 +469,10 @@ describe('digestOf', () => {
     expect(d.values[0]?.ref).toMatch(/^ref-/);
   });
 
-  it('values: one setting changed several times is one line, old to newest', () => {
+  it('values: one setting changed several times is one line, its first value and its latest', () => {
     const changes = Array.from({ length: 20 }, (_, i) => ({ file: 'src/c.ts', text: `v = ${i} → v = ${i + 1}`, t: at(i) }));
     const d = digestOf(phaseFile(spans, { '3': { ...emptyWork(), changes } }), [], [], NOW, noLedgers);
-    expect(d.values.map((v) => v.text)).toEqual([`\`src/c.ts\`: ${Array.from({ length: 21 }, (_, i) => `v = ${i}`).join(' → ')}`]);
+    expect(d.values.map((v) => v.text)).toEqual(['`src/c.ts`: v = 0 → … → v = 17 → v = 18 → v = 19 → v = 20']);
   });
 
   it('tests: the last three runs as lines; failures of failing runs, marked when the same command passed later', () => {

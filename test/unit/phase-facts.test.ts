@@ -78,6 +78,15 @@ describe('userFacts: constraints', () => {
     'we never really used it',
     'nobody knows why it fails',
     'The config stays in memory.',
+    // Bug reports that read like rules.
+    "You never close the file handle in save(), that's why it leaks.",
+    'We never update the cache after a write, which is the bug.',
+    "The function only ever returns null, that's the bug.",
+    'This only ever happens in Safari.',
+    'It crashes on startup, period.',
+    "Just add one line: `export * from './types'` in index.ts.",
+    'Nobody on the team has ever touched this module.',
+    "We never call this function from the UI, so it's dead.",
   ])('%s has no constraint', (text) => {
     expect(constraints(text)).toEqual([]);
   });
@@ -416,13 +425,37 @@ describe('userFacts: a reply that decides, read with the message it answers', ()
     ],
     ['ok resilience4j.', 'Two options: Resilience4j or Spring Cloud Circuit Breaker.', 'resilience4j', ['Spring Cloud Circuit Breaker']],
     ["next-intl. I don't want react-i18next's glue in RSC.", 'The two realistic options are next-intl and react-i18next.', 'next-intl', []],
-    ['and use TanStack Query, it invalidates better', 'For data fetching: SWR or TanStack Query?', 'TanStack Query', ['SWR']],
+    ['and use TanStack Query, it invalidates better', 'For data fetching, should we use SWR or TanStack Query?', 'TanStack Query', ['SWR']],
   ])('"%s" picks from the options offered', (prompt, answered, chosen, rejected) => {
     const d = decision(prompt, answered);
     expect(d?.chosen).toBe(chosen);
     expect(d?.rejected ?? []).toEqual(rejected);
     // The pick and the sentence after it, which says why or what was turned down.
     expect(d?.text.startsWith(prompt.split(/[.;]/)[0] as string)).toBe(true);
+  });
+
+  it('an approval takes the last proposal, not an earlier sentence that only looks like one', () => {
+    const d = decision(
+      'yes, do it',
+      'We should have seen this earlier. I recommend switching the session store to Redis instead of Memcached, since Redis persists. Shall I?',
+    );
+    expect(d?.text).toMatch(/^I recommend switching the session store to Redis/);
+    expect(d?.rejected).toEqual(['Memcached']);
+  });
+
+  it.each([
+    ['ok resilience4j.', "I'd use Resilience4j: annotations, metrics in Micrometer. Hystrix isn't an option.", 'resilience4j'],
+    ['agreed, async/await, drop the Combine wrappers.', "Rewrite with async/await. I wouldn't keep Combine here.", 'async/await'],
+  ])('"%s" agrees, by name, to what the message proposed', (prompt, answered, chosen) => {
+    expect(decision(prompt, answered)?.chosen).toBe(chosen);
+  });
+
+  it('agreeing words before a name that only answers a question of fact decide nothing', () => {
+    expect(decision('ok Redis. The log shows a timeout on GET.', 'Is the slowdown coming from Postgres or Redis?')).toBeUndefined();
+  });
+
+  it('"go with X" states the choice itself: X need not be written as a name', () => {
+    expect(decision("let's go with zod", 'Should I use zod or yup for validation?')).toMatchObject({ chosen: 'zod', rejected: ['yup'] });
   });
 
   it('"do it" makes the proposal it answers a decision', () => {
@@ -439,6 +472,17 @@ describe('userFacts: a reply that decides, read with the message it answers', ()
     ['Pinia.', 'Pinia is installed.'],
     ['riverpod?', 'Riverpod or Bloc?'],
     ['Sounds good, but first fix the login bug.', 'I could use Redis or Memcached for it.'],
+    // Answers to a question of fact: it asks what is, not what to do.
+    ['Redis. The log shows a timeout on GET.', 'Is the slowdown coming from Postgres or Redis?'],
+    ['Firefox. It says TypeError: x is undefined.', 'Do you see the error in Chrome or Firefox?'],
+    ['Linux. Ubuntu 22.04.', 'Which environment are you on — macOS or Linux?'],
+    ['Lexer', 'Which stage fails?\n- Lexer\n- Parser\n- Emitter'],
+    ['B', 'Option A: keep REST. Option B: move to GraphQL. Which do you prefer?'],
+    ['Take a look at the CI config please', 'Should I take a look at the Docker setup or the CI config?'],
+    // "ok" to what proposes nothing.
+    ['go ahead', "I'd be happy to help with that! Should I start now?"],
+    ['sure', 'I would need the full stack trace to tell.'],
+    ['ok', "I'd guess the mock is stale."],
   ])('"%s" after %j decides nothing', (prompt, answered) => {
     expect(decision(prompt, answered)).toBeUndefined();
   });
@@ -453,7 +497,13 @@ describe('value facts: where something lives', () => {
     expect(userFacts(text).map((f) => f.kind)).toEqual(['value']);
   });
 
-  it.each(['look at src/app.ts please', 'I read /etc/hosts and it is fine', 'see https://example.com/docs/x for details'])('%s is no value', (text) => {
+  it.each([
+    'look at src/app.ts please',
+    'I read /etc/hosts and it is fine',
+    'see https://example.com/docs/x for details',
+    'The error points to /src/components/Button.tsx line 40.',
+    'The crash is in /src/lib/parser.ts when the input is empty.',
+  ])('%s is no value', (text) => {
     expect(userFacts(text).filter((f) => f.kind === 'value')).toEqual([]);
   });
 });

@@ -2043,6 +2043,41 @@ describe('mix test (ExUnit)', () => {
   });
 });
 
+// Swift 6's `swift test`: XCTest's summary (here of no test), then swift-testing's run.
+const SWIFT_TESTING = [
+  'Build complete! (2.31s)',
+  "Test Suite 'All tests' started at 2025-03-01 10:00:00.000.",
+  "Test Suite 'All tests' passed at 2025-03-01 10:00:00.001.",
+  '\t Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.001) seconds',
+  '◇ Test run started.',
+  '◇ Test parsesNested() started.',
+  '✘ Test parsesNested() recorded an issue at ParserTests.swift:8:5: Expectation failed: (result → 2) == 3',
+  '✘ Test parsesNested() failed after 0.001 seconds with 1 issue.',
+  '✔ Test parsesEmpty() passed after 0.001 seconds.',
+  '✘ Test "rejects a bad header" failed after 0.002 seconds with 2 issues.',
+  '➜ Test slowPath() skipped: "needs a device"',
+  '✘ Test run with 4 tests failed after 0.003 seconds with 3 issues.',
+  '',
+].join('\n');
+
+describe('swift-testing', () => {
+  it('reads its run after an empty XCTest summary: a failing run is no clean one', () => {
+    expect(parseTestOutput(SWIFT_TESTING, 'swift test')).toEqual({
+      runner: 'xctest',
+      passed: 1,
+      failed: 2,
+      skipped: 1,
+      failures: ['parsesNested()', '"rejects a bad header"'],
+    });
+  });
+
+  it('sums XCTest and swift-testing runs of one `swift test`', () => {
+    const xctest = XCTEST_SWIFT.replace(/\n$/, '');
+    const run = parseTestOutput(`${xctest}\n◇ Test run started.\n✔ Test run with 3 tests in 1 suite passed after 0.01 seconds.\n`, 'swift test');
+    expect(run).toMatchObject({ runner: 'xctest', passed: 4, failed: 1, failures: ['AuthTests.testLoginFailsWithExpiredToken'] });
+  });
+});
+
 describe('xctest', () => {
   it('reads the All tests totals, counting failed tests rather than failed assertions', () => {
     expect(parseTestOutput(XCTEST_FAIL, 'xcodebuild test -scheme FieldOps -destination "platform=macOS"')).toEqual({
@@ -2174,6 +2209,17 @@ describe('dbt', () => {
       'unique_dim_customers_customer_id',
       'relationships_fct_orders_customer_id__customer_id__ref_dim_customers_',
     ]);
+  });
+
+  it('a `dbt run` of models alone is no test run, though it prints the same Done line', () => {
+    const run = [
+      '12:00:00  Running with dbt=1.8.3',
+      '12:00:04  1 of 2 OK created sql table model main.stg_orders ....... [OK in 0.11s]',
+      '12:00:05  Finished running 2 table models in 0 hours 0 minutes and 1.02 seconds (1.02s).',
+      '12:00:05  Done. PASS=2 WARN=0 ERROR=0 SKIP=0 TOTAL=2',
+      '',
+    ].join('\n');
+    expect(parseTestOutput(run, 'dbt run')).toBeUndefined();
   });
 
   it("takes another script's Done. line without a total for no dbt run", () => {

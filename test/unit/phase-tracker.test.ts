@@ -175,8 +175,14 @@ describe('commandKind', () => {
     'dbt test --select orders',
     'xcodebuild -scheme FieldOps -destination "platform=iOS Simulator,name=iPhone 15" test',
     'php artisan test --filter ContactImportTest',
+    'xcodebuild test-without-building -scheme FieldOps',
+    'dbt build --select orders+',
   ])('%s runs tests', (command) => {
     expect(commandKind(command)).toBe('test-run');
+  });
+
+  it.each(['xcodebuild -showdestinations -scheme test', 'dbt run --select orders', 'php artisan migrate'])('%s runs no tests', (command) => {
+    expect(commandKind(command)).not.toBe('test-run');
   });
 
   it.each([

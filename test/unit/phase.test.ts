@@ -490,8 +490,10 @@ describe('review regressions', () => {
     t.prompt('We need a store for the cart. What do you suggest?');
     t.say('Two options: **Pinia** (the official store now) or **Vuex** (maintenance mode). Which one?');
     t.stop();
-    // The next turn's Stop reads the offer back from the archive.
+    // The next turn's Stop reads the offer back from what the cursor recorded; large outputs the
+    // turn archived at once (PostToolUse) come between, and would crowd it out of the archive's tail.
     t.prompt("Pinia. We're not adding anything new on Vuex.");
+    for (let i = 0; i < 3; i++) t.tool('Read', { file_path: join(t.project, `src/store${i}.ts`) }, `export const x${i} = 1;\n`.repeat(8_000));
     t.say('Pinia it is.');
     t.stop();
     const facts = readFileSync(join(t.data, 'sessions', t.sid, 'facts.jsonl'), 'utf8')

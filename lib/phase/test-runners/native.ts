@@ -91,6 +91,11 @@ export function parseCargo(view: View): Found | undefined {
 // when there are any. Xcode's parallel runs print no totals: each "Test case 'AuthTests.testX()'
 // failed on 'Clone 1 of …'" counts, once the run ended ("** TEST FAILED **"). Names as the lines
 // give them, "-[Module.Class testX]" as Module.Class.testX.
+//
+// Since Swift 6, `swift test` runs swift-testing's tests after XCTest's and closes with its own
+// summary, "✘ Test run with 5 tests failed after 0.01 seconds with 2 issues." (or "✔ … passed"), the
+// number counting every test of the run; its failures are "✘ Test addition() failed after …" and
+// "✘ Test "display name" failed …", its skips "Test x() skipped". Both runs' counts are summed.
 
 const XCTEST_EXECUTED =
   /^\s{0,8}Executed (\d{1,9}) tests?, with (?:(\d{1,9}) tests? skipped and )?(\d{1,9}) failures?(?: \(\d{1,9} unexpected\))?(?: in .{0,60})?$/;
@@ -98,6 +103,9 @@ const XCTEST_TOP_SUITE = /^Test Suite '(?:All tests|Selected tests)' (?:passed|f
 const XCTEST_CASE = /^Test [Cc]ase '(.{1,400})' (passed|failed|skipped) (?:\(|on ')/;
 const XCTEST_OBJC = /^-\[(\S{1,300}) (\S{1,300})\]$/;
 const XCTEST_END = /^\*\* TEST (?:EXECUTE )?(?:FAILED|SUCCEEDED) \*\*$/;
+// The leading symbol varies with the terminal (✔ ✘ ◇, or an SF Symbol), hence any two characters.
+const SWIFT_TESTING_RUN = /^.{0,2}\s?Test run with (\d{1,9}) tests?(?: in \d{1,9} suites?)? (?:passed|failed) after /;
+const SWIFT_TESTING_CASE = /^.{0,2}\s?Test (?!run with )(.{1,400}?) (?:failed after |(skipped)(?:[.:]|$))/;
 
 export function parseXctest(view: View): Found | undefined {
   const { lines } = view;
@@ -125,8 +133,9 @@ export function parseXctest(view: View): Found | undefined {
     } else if (XCTEST_END.test(line)) endAt = i;
   }
   const failing = [...cases].filter(([, status]) => status === 'failed').map(([name]) => name);
+  const swift = swiftTesting(view);
   const executed = tops.length > 0 ? tops : last !== undefined ? [last] : [];
-  if (executed.length === 0) {
+  if (executed.length === 0 && swift === undefined) {
     if (endAt < 0 || cases.size === 0) return undefined;
     const skipped = [...cases.values()].filter((s) => s === 'skipped').length;
     return { run: makeRun('xctest', cases.size - failing.length - skipped, failing.length, skipped, failing), at: endAt };
@@ -137,8 +146,32 @@ export function parseXctest(view: View): Found | undefined {
     skipped += Number(m[2] ?? 0);
     failures += Number(m[3]);
   }
-  const failed = Math.min(failing.length > 0 ? failing.length : failures, Math.max(0, total - skipped));
-  return { run: makeRun('xctest', Math.max(0, total - failed - skipped), failed, skipped, failing), at };
+  let failed = Math.min(failing.length > 0 ? failing.length : failures, Math.max(0, total - skipped));
+  let passed = Math.max(0, total - failed - skipped);
+  if (swift !== undefined) {
+    passed += Math.max(0, swift.total - swift.failed.length - swift.skipped);
+    failed += swift.failed.length;
+    skipped += swift.skipped;
+  }
+  return { run: makeRun('xctest', passed, failed, skipped, [...failing, ...(swift?.failed ?? [])]), at: Math.max(at, swift?.at ?? -1) };
+}
+
+/** swift-testing's last run in the summary window: its total, failed tests (at least one when it failed) and skips. */
+function swiftTesting(view: View): { total: number; failed: string[]; skipped: number; at: number } | undefined {
+  const span = lastRun(view, (line) => SWIFT_TESTING_RUN.exec(line) ?? undefined);
+  if (span === undefined) return undefined;
+  const failed: string[] = [];
+  let skipped = 0;
+  for (let i = span.start; i < span.at; i++) {
+    const m = SWIFT_TESTING_CASE.exec(view.lines[i]!);
+    if (m === null) continue;
+    if (m[2] === 'skipped') skipped += 1;
+    else failed.push(m[1]!);
+  }
+  const run = view.lines[span.at]!;
+  // A failed run whose test lines were cut off still failed.
+  if (failed.length === 0 && / failed after /.test(run)) failed.push('(swift-testing run)');
+  return { total: Number(span.value[1]), failed: [...new Set(failed)], skipped, at: span.at };
 }
 
 // ---------------------------------------------------------------------------------------------

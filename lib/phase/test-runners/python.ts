@@ -120,6 +120,12 @@ const DBT_TIME = /^\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?\s{1,4}(?:\|\s{1,4})?/;
 const DBT_DONE = /^Done\. ((?:[A-Z][A-Z-]{0,10}=\d{1,9} ?){2,10})$/;
 const DBT_DONE_ITEM = /([A-Z][A-Z-]{0,10})=(\d{1,9})/g;
 const DBT_NODE_FAILURE = /^(?:Failure|(?:[A-Z][a-z]{1,20} )?Error) in [a-z_]{1,30} (\S{1,400})(?: \(.{1,400}\))?$/;
+/**
+ * A sign the run had tests (`dbt run` prints the same Done line for models alone): "Finished running
+ * 112 data tests", a test's result ("3 of 4 PASS not_null_…", a model's is "OK created"), or a
+ * test's failure.
+ */
+const DBT_TESTS = /^(?:Finished running .{0,300}?\btests?\b|\d{1,9} of \d{1,9} (?:PASS|FAIL|WARN)\b|(?:Failure|(?:[A-Z][a-z]{1,20} )?Error) in test )/;
 const DBT_RESULT = /^\d{1,9} of \d{1,9} (?:FAIL \d{1,12}|ERROR) (\S{1,400}) \.{0,400}\s{0,5}\[(?:FAIL|ERROR)\b/;
 
 function readDbt(line: string): Map<string, number> | undefined {
@@ -135,13 +141,16 @@ export function parseDbt(view: View): Found | undefined {
   if (span === undefined) return undefined;
   const details: string[] = [];
   const results: string[] = [];
+  let tests = false;
   for (let i = span.start; i < span.at; i++) {
     const line = view.lines[i]!.replace(DBT_TIME, '');
+    if (DBT_TESTS.test(line)) tests = true;
     const detail = DBT_NODE_FAILURE.exec(line);
     if (detail) details.push(detail[1]!);
     const result = DBT_RESULT.exec(line);
     if (result) results.push(result[1]!);
   }
+  if (!tests) return undefined;
   const c = span.value;
   const run = makeRun('dbt', sum(c, 'PASS', 'WARN'), sum(c, 'ERROR', 'FAIL'), sum(c, 'SKIP'), details.length > 0 ? details : results);
   return { run, at: span.at };
