@@ -6,6 +6,7 @@ import { chunkHash } from '../archive/hash.ts';
 import { decisionId, dedupe, duration, testLine } from '../phase/ledger.ts';
 import { type FactRecord, ledgerDir, type PhaseFile, readFacts, readPhaseFile, shownSpans } from '../phase/phase-store.ts';
 import { keyChanges, type TestRecord } from '../phase/span-work.ts';
+import { runPassed } from '../phase/test-results.ts';
 import { type DecisionView, decisionChain } from '../recall/views.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
@@ -156,7 +157,7 @@ function failuresOf(tests: readonly TestRecord[]): string[] {
   const out: string[] = [];
   const failing = tests.filter((t) => t.failed > 0 && t.failures.length > 0).slice(-3);
   for (const run of failing) {
-    const fixed = tests.some((t) => t.command === run.command && t.t > run.t && t.failed === 0 && t.passed > 0);
+    const fixed = tests.some((t) => t.command === run.command && t.t > run.t && runPassed(t));
     for (const name of run.failures.slice(0, 6)) out.push(`${name} (\`${run.command}\`${fixed ? ', passes since' : ''})`);
   }
   return [...new Set(out)].slice(-MAX_ITEMS);

@@ -3,7 +3,7 @@
 // rest (lines, failing tests, error lines, matches per file, a file's outline with line numbers) and
 // gives the exact call that brings the full text back from L2. It is returned in the tool's own
 // output shape (reference §11.1): anything else is silently ignored by Claude Code.
-import { parseTestOutput } from '../phase/test-results.ts';
+import { countsText, parseTestOutput } from '../phase/test-results.ts';
 import { thousands } from './thousands.ts';
 
 /** Tools whose output shape is known (verified with 2.1.332); edits are never stubbed. */
@@ -97,7 +97,7 @@ function commandSummary(text: string, command: string, lines: number): string[] 
   const out: string[] = [];
   const test = parseTestOutput(text, command);
   if (test !== undefined) {
-    out.push(`Tests (${test.runner}): ${test.passed} passed, ${test.failed} failed, ${test.skipped} skipped.`);
+    out.push(`Tests (${test.runner}): ${countsText(test)}.`);
     if (test.failures.length > 0) out.push(`Failing: ${test.failures.map((f) => clip(f, 160)).join('; ')}`);
   }
   const errors: string[] = [];

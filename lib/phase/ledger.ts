@@ -5,6 +5,7 @@ import { chunkHash } from '../archive/hash.ts';
 import type { DecisionRecord, FactRecord } from './phase-store.ts';
 import type { Phase } from './signals.ts';
 import { keyChanges, type SpanWork, type TestRecord, type Todo } from './span-work.ts';
+import { countsText } from './test-results.ts';
 import type { PhaseSpan } from './tracker.ts';
 
 export const LEDGER_VERSION = 1;
@@ -40,7 +41,7 @@ export interface LedgerMeta {
   written: string;
   decisions: string[];
   /** The latest test result of the span, if any. */
-  tests?: { passed: number; failed: number; skipped: number };
+  tests?: { passed: number; failed: number; skipped: number; uncounted?: true };
 }
 
 const MAX_LIST = 12;
@@ -74,7 +75,8 @@ export function buildLedger(input: LedgerInput): { meta: LedgerMeta; body: strin
     decisions: decisions.map((d) => input.decisionIds.get(d.key) ?? decisionId(d.key)),
   };
   if (span.end !== undefined && !input.open) meta.end = span.end;
-  if (lastTest !== undefined) meta.tests = { passed: lastTest.passed, failed: lastTest.failed, skipped: lastTest.skipped };
+  if (lastTest !== undefined)
+    meta.tests = { passed: lastTest.passed, failed: lastTest.failed, skipped: lastTest.skipped, ...(lastTest.uncounted === true ? { uncounted: true } : {}) };
 
   const out: string[] = [];
   const end = input.open ? undefined : span.end;
@@ -149,7 +151,7 @@ function commandLines(work: SpanWork | undefined): string[] {
 }
 
 export function testLine(t: TestRecord): string {
-  const counts = [`${t.passed} passed`, `${t.failed} failed`, ...(t.skipped > 0 ? [`${t.skipped} skipped`] : [])].join(', ');
+  const counts = countsText(t);
   const failing = t.failures.length > 0 ? `; failing: ${t.failures.slice(0, 5).join('; ')}` : '';
   return `\`${t.command}\` (${t.runner}): ${counts}${failing}`;
 }

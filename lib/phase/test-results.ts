@@ -31,6 +31,7 @@ import { parseExunit, parsePest, parsePhpunit, parseRspec } from './test-runners
 import { type Found, makeRun, type TestRun, type TestRunner, type View } from './test-runners/shared.ts';
 
 export type { TestRun, TestRunner } from './test-runners/shared.ts';
+export { countsText, runPassed } from './test-runners/shared.ts';
 
 const SUMMARY_CHARS = 256 * 1024;
 const FAILURE_CHARS = 512 * 1024;

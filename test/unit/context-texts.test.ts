@@ -492,6 +492,20 @@ describe('digestOf', () => {
     expect(d.failures).toEqual(['a > one (`npm test`, passes since)', 'a > two (`npm test`, passes since)', 'b > three (`npx vitest run b`)']);
   });
 
+  it('tests: a green run whose runner prints no counts (go test without -v) says so, and marks earlier failures fixed', () => {
+    const goRun = (failed: number, minutes: number, failures: string[] = []): TestRecord => ({
+      ...testRun('go test ./...', 0, failed, minutes, failures),
+      runner: 'go',
+      ...(failed === 0 ? { uncounted: true as const } : {}),
+    });
+    const d = digestOf(phaseFile(spans, { '3': { ...emptyWork(), tests: [goRun(1, 8, ['TestRefill']), goRun(0, 9)] } }), [], [], NOW, noLedgers);
+    expect(d.tests).toEqual([
+      '`go test ./...` (go): 0 passed, 1 failed; failing: TestRefill',
+      '`go test ./...` (go): passed (no per-test counts in the output)',
+    ]);
+    expect(d.failures).toEqual(['TestRefill (`go test ./...`, passes since)']);
+  });
+
   it('ledgers: the last three in span order, through ledgerPath, unknown ones dropped', () => {
     const ledger = (file: string) => ({ file, at: NOW });
     const file = phaseFile(

@@ -5,7 +5,7 @@
 // xcodebuild and swift test, Unity, CTest, dbt); the rest checks the guards: prose, build logs, git
 // logs and other runners' output give nothing, and no input (2 MB, cut off, random) makes it throw.
 import { describe, expect, it } from 'vitest';
-import { parseTestOutput, type TestRun } from '../../lib/phase/test-results.ts';
+import { countsText, parseTestOutput, runPassed, type TestRun } from '../../lib/phase/test-results.ts';
 import { prng } from './helpers/prng.ts';
 
 const ESC = '\u001b';
@@ -1613,8 +1613,19 @@ describe('go test', () => {
     });
   });
 
-  it('recognises an all-ok run from its package lines', () => {
-    expect(parseTestOutput(GO_ALL_OK, 'go test -cover ./...')).toEqual({ runner: 'go', passed: 0, failed: 0, skipped: 0, failures: [] });
+  it('recognises an all-ok run from its package lines, as a pass without counts', () => {
+    const run = parseTestOutput(GO_ALL_OK, 'go test -cover ./...');
+    expect(run).toEqual({ runner: 'go', passed: 0, failed: 0, skipped: 0, failures: [], uncounted: true });
+    expect(countsText(run!)).toBe('passed (no per-test counts in the output)');
+    expect(runPassed(run!)).toBe(true);
+  });
+
+  it('does not call a run with no tests in it a pass', () => {
+    const none = 'ok  \texample.com/calc\t0.004s [no tests to run]\n?   \texample.com/calc/cmd\t[no test files]\n';
+    const run = parseTestOutput(none, 'go test -run TestNothing ./...');
+    expect(run).toEqual({ runner: 'go', passed: 0, failed: 0, skipped: 0, failures: [] });
+    expect(countsText(run!)).toBe('0 passed, 0 failed');
+    expect(runPassed(run!)).toBe(false);
   });
 
   it('counts a package that failed to build as one failure named by the package', () => {
@@ -1812,7 +1823,9 @@ describe('gradle', () => {
   });
 
   it('recognises a passing run, which prints no counts', () => {
-    expect(parseTestOutput(GRADLE_PASS, 'gradle test')).toEqual({ runner: 'gradle', passed: 0, failed: 0, skipped: 0, failures: [] });
+    const run = parseTestOutput(GRADLE_PASS, 'gradle test');
+    expect(run).toEqual({ runner: 'gradle', passed: 0, failed: 0, skipped: 0, failures: [], uncounted: true });
+    expect(countsText(run!)).toBe('passed (no per-test counts in the output)');
   });
 
   it('counts logged test events when there is no summary', () => {

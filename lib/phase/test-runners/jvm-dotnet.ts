@@ -2,7 +2,7 @@
 // summary and failing test names in a cleaned view of the output (shared.ts); test-results.ts picks
 // among them. Pure; every regex anchored or bounded.
 
-import { type Found, makeRun, sum, type View } from './shared.ts';
+import { type Found, makeRun, sum, uncountedPass, type View } from './shared.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Maven (surefire, failsafe): after "Results:", "Tests run: 42, Failures: 1, Errors: 0, Skipped: 2"
@@ -141,7 +141,8 @@ export function parseGradle(view: View): Found | undefined {
     return { run: makeRun('gradle', events.passed, events.failed, events.skipped, names), at: Math.max(eventAt, builtAt) };
   }
   if (task === undefined || builtAt < task.at) return undefined;
-  return { run: makeRun('gradle', 0, task.failed ? 1 : 0, 0, task.failed ? [task.path] : []), at: builtAt };
+  if (!task.failed) return { run: uncountedPass('gradle'), at: builtAt };
+  return { run: makeRun('gradle', 0, 1, 0, [task.path]), at: builtAt };
 }
 
 /** "Class > test() FAILED" (a test's path, then its result): read by suffix, no regex. */

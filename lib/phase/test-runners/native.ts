@@ -2,15 +2,15 @@
 // summary and failing test names in a cleaned view of the output (shared.ts); test-results.ts picks
 // among them. Pure; every regex anchored or bounded.
 
-import { type Found, lastRun, makeRun, type View } from './shared.ts';
+import { type Found, lastRun, makeRun, uncountedPass, type View } from './shared.ts';
 
 // ---------------------------------------------------------------------------------------------
 // go test: per-test "--- PASS/FAIL/SKIP: Name (0.00s)" lines (PASS and SKIP only with -v) and
 // per-package "ok  pkg 0.01s" / "FAIL pkg 0.02s" lines, all summed. Counts are tests, never
 // packages: without -v, passed is the number of "--- PASS" lines, so 0 (the ok lines say packages
-// passed, not how many tests did). A test whose subtests ran counts through its subtests only. A
-// failing package with no failing test (build error, panic, timeout) counts as one failure, named
-// by the package.
+// passed, not how many tests did; such a green run is `uncounted`). A test whose subtests ran counts
+// through its subtests only. A failing package with no failing test (build error, panic, timeout)
+// counts as one failure, named by the package.
 
 const GO_RESULT = /^\s{0,40}--- (PASS|FAIL|SKIP): (\S{1,400}) \(/;
 const GO_OK = /^ok\s{1,20}\S{1,400}\s{1,20}(?:\(cached\)|\d{1,9}(?:\.\d{1,6})?s|\[no tests to run\])/;
@@ -22,6 +22,7 @@ export function parseGo(view: View): Found | undefined {
   const results: { kind: string; name: string }[] = [];
   const packageFailures: string[] = [];
   let failsInPackage = 0;
+  let okPackages = 0; // packages that ran tests and passed ("ok  pkg 0.01s", not "[no tests to run]")
   let at = -1;
   for (let i = view.from; i < lines.length; i++) {
     const line = lines[i]!;
@@ -38,6 +39,7 @@ export function parseGo(view: View): Found | undefined {
       failsInPackage = 0;
       at = i;
     } else if (GO_OK.test(line) || GO_NO_FILES.test(line)) {
+      if (line.startsWith('ok') && !line.endsWith('[no tests to run]')) okPackages++;
       failsInPackage = 0;
       at = i;
     }
@@ -50,6 +52,7 @@ export function parseGo(view: View): Found | undefined {
   const leaves = results.filter((r) => !parents.has(r.name));
   const count = (kind: string) => leaves.filter((r) => r.kind === kind).length;
   const names = [...leaves.filter((r) => r.kind === 'FAIL').map((r) => r.name), ...packageFailures];
+  if (results.length === 0 && packageFailures.length === 0 && okPackages > 0) return { run: uncountedPass('go'), at };
   return { run: makeRun('go', count('PASS'), count('FAIL') + packageFailures.length, count('SKIP'), names), at };
 }
 

@@ -31,6 +31,11 @@ export interface TestRun {
   skipped: number;
   /** Names of failing tests in output order, deduplicated, at most 20, each at most 200 chars. */
   failures: string[];
+  /**
+   * The run passed but its output counts no tests (`go test` without -v prints `ok` per package,
+   * Gradle without test logging only its test task and BUILD SUCCESSFUL): passed is 0, not "none".
+   */
+  uncounted?: true;
 }
 
 const MAX_FAILURES = 20;
@@ -95,6 +100,22 @@ export function sum(counts: Map<string, number>, ...words: string[]): number {
 
 export function makeRun(runner: TestRunner, passed: number, failed: number, skipped: number, names: Iterable<string>): TestRun {
   return { runner, passed, failed, skipped, failures: limitNames(names) };
+}
+
+/** A green run whose output counts no tests (see TestRun.uncounted). */
+export function uncountedPass(runner: TestRunner): TestRun {
+  return { ...makeRun(runner, 0, 0, 0, []), uncounted: true };
+}
+
+/** "6 passed, 1 failed, 2 skipped" (skipped only when some were), or "passed (no per-test counts)". */
+export function countsText(t: Pick<TestRun, 'passed' | 'failed' | 'skipped' | 'uncounted'>): string {
+  if (t.uncounted === true && t.passed === 0 && t.failed === 0) return 'passed (no per-test counts in the output)';
+  return [`${t.passed} passed`, `${t.failed} failed`, ...(t.skipped > 0 ? [`${t.skipped} skipped`] : [])].join(', ');
+}
+
+/** Whether the run passed: nothing failed, and something passed (a count, or a runner's word for it). */
+export function runPassed(t: Pick<TestRun, 'passed' | 'failed' | 'uncounted'>): boolean {
+  return t.failed === 0 && (t.passed > 0 || t.uncounted === true);
 }
 
 /** Trimmed, non-empty, first occurrence only, at most MAX_FAILURES, each at most MAX_NAME characters. */
