@@ -41,6 +41,19 @@ describe('relatedTerms', () => {
     for (const w of words) expect(common.has(tokenize(w)[0] as string), w).toBe(false);
   });
 
+  it('names a library or tool by its category, across ecosystems, and a member brings a one-word kind', () => {
+    expect(related('which validation library did we pick')).toEqual(expect.arrayContaining([term('zod'), term('pydantic'), term('joi')]));
+    expect(related('why not the classic state management library')).toEqual(expect.arrayContaining([term('vuex'), term('redux')]));
+    expect(related('what runs the job scheduler')).toEqual(expect.arrayContaining([term('quantum'), term('quartz')]));
+    expect(related('which background job library')).toEqual(expect.arrayContaining([term('sidekiq'), term('oban'), term('celery')]));
+    expect(related('messages in the dead letter queue')).toContain(term('dlq'));
+    expect(related('the watchdog fired')).toContain(term('wdt'));
+    expect(related('serilog')).toContain(term('logger'));
+    expect(related('terraform')).toContain(term('iac'));
+    // A member of a kind named only in two words ("background job") brings nothing back.
+    expect(related('sidekiq')).toEqual([]);
+  });
+
   it('matches a two-word name only as adjacent words of the query', () => {
     expect(related('which http client did we pick')).toContain(term('undici'));
     expect(related('the gateway client logs')).not.toContain(term('undici'));
