@@ -14,9 +14,11 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'choice';
+  name: 'rule' | 'choice' | 'duration' | 'latest';
   asks: RegExp;
   answers: string;
+  /** Weight of the question's own words the asks pattern matched (FRAMING_WEIGHT unless given). */
+  framing?: number;
 }
 
 const INTENTS: readonly Intent[] = [
@@ -29,6 +31,23 @@ const INTENTS: readonly Intent[] = [
     name: 'choice',
     asks: /(?<![\w./-])(?:choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settled?|decided?|decision|go(?:ing)? with|went with|opt(?:ed)? for|prefer(?:red)?|turn(?:ed)? down|instead|consider(?:ed|ing)?|alternatives?)(?![\w/-]|\.\w)/,
     answers: 'instead decided chose switch rather rejected',
+  },
+  {
+    // "How long are product pages cached?", "how often does the sync run?": the answer gives a
+    // number and its unit. Not "how many" or "how far": their answers share no word (a count, a
+    // size, a distance), and words such as max or limit moved as many questions down as up.
+    name: 'duration',
+    asks: /(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently)(?![\w/-]|\.\w)/,
+    answers: 'seconds minutes hours days weeks months years',
+  },
+  {
+    // "What am I paying these days?", "which offer did I take in the end?": the words of these
+    // phrases say when, not what ("days" matched every "14-day pass"). Not now or still: the
+    // latest saying of a changed fact tends to hold them ("rent is £1,325 now").
+    name: 'latest',
+    asks: /(?<![\w./-])(?:these days|at the moment|at present|right now|in the end|nowadays|currently|lately|any ?more)(?![\w/-]|\.\w)/,
+    answers: '',
+    framing: 0.1,
   },
 ];
 
@@ -55,7 +74,7 @@ export function intentTerms(text: string, queryTerms: readonly string[]): { adde
   for (const intent of INTENTS) {
     if (!intent.asks.test(lower)) continue;
     for (const m of lower.matchAll(new RegExp(intent.asks.source, 'g'))) {
-      for (const term of tokenize(m[0])) if (have.has(term)) framing.set(term, FRAMING_WEIGHT);
+      for (const term of tokenize(m[0])) if (have.has(term)) framing.set(term, intent.framing ?? FRAMING_WEIGHT);
     }
     for (const term of tokenize(intent.answers)) {
       if (have.has(term)) continue;

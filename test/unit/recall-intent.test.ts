@@ -17,14 +17,19 @@ describe('intentsOf', () => {
     ['what did we go with for the queue, and which one did we turn down', ['choice']],
     ['did we consider a managed queue', ['choice']],
     ['can we pick another proxy', ['rule', 'choice']],
+    ['how long is the session timeout', ['duration']],
+    ['how often does the nightly sync run', ['duration']],
+    ['how much am I paying for the flat these days', ['latest']],
+    ['which offer did I take in the end', ['latest']],
   ])('%s → %j', (q, want) => {
     expect(intentsOf(q)).toEqual(want);
   });
 
-  it.each(['heartbeatIntervalMs socket', 'what failed in the build', 'how long is the session timeout', 'canary release notes', 'the rules.ts file'])(
+  it.each(['heartbeatIntervalMs socket', 'what failed in the build', 'how many retries are there now', 'canary release notes', 'the rules.ts file'])(
     'no intent in %j',
     (q) => {
-      // "rules.ts" is a file name (one word), "canary" only starts like "can".
+      // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
+      // are no intent (a count shares no word with its question; a fact's latest saying says "now").
       expect(intentsOf(q)).toEqual([]);
     },
   );
@@ -55,6 +60,17 @@ describe('intentTerms', () => {
     expect([...intentTerms(rule, tokenize(rule)).framing.keys()]).toEqual(tokenize('allowed'));
   });
 
+  it('a question of how long adds units of time; one of how things stand lowers the words of its phrase', () => {
+    const q = 'how long are product pages cached';
+    const { added, framing } = intentTerms(q, tokenize(q));
+    expect(added.map((t) => t.term)).toEqual(tokenize('seconds minutes hours days weeks months years'));
+    expect([...framing]).toEqual([[tokenize('long')[0], FRAMING_WEIGHT]]);
+    const latest = 'what rent am I paying these days';
+    const own = intentTerms(latest, tokenize(latest));
+    expect(own.added).toEqual([]);
+    expect([...own.framing]).toEqual([[tokenize('days')[0], 0.1]]);
+  });
+
   it('a query with no intent adds nothing and frames nothing', () => {
     expect(intentTerms('websocket heartbeat', ['websocket', 'heartbeat'])).toEqual({ added: [], framing: new Map() });
   });
@@ -72,5 +88,22 @@ describe('ranking with intent words (ctxl recall)', () => {
     // Without a question, the shorter chunk that shares the words wins; asked as a rule, the rule does.
     expect(order('package release machine')[0]).toBe(mention);
     expect(order('can I release the package from my machine')[0]).toBe(rule);
+  });
+
+  it('"these days" does not find every chunk that says days; "how long" finds the one with a duration', () => {
+    let paint = '';
+    let rent = '';
+    let ttl = '';
+    let cache = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-000000000005', (t) => {
+      paint = t.user('two days to paint the flat, then days of sanding the floors');
+      rent = t.user('we moved, and the rent is 1,325 a month');
+      cache = t.assistant('Product pages are cached at the edge.');
+      ttl = t.assistant('Product pages are now cached for 300 seconds, then regenerated in the background.');
+    });
+    expect(order('rent flat days')[0]).toBe(paint);
+    expect(order('how much is the rent on the flat these days')[0]).toBe(rent);
+    expect(order('product pages cached')[0]).toBe(cache);
+    expect(order('how long are the product pages cached')[0]).toBe(ttl);
   });
 });
