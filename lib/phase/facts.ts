@@ -456,6 +456,49 @@ function reasonAfter(p: string, at: number): string | undefined {
   return reason.length >= 3 ? reason : undefined;
 }
 
+/**
+ * Options a text rules out by name: "Hystrix isn't an option", "Quartz is off the table", "we're
+ * not adding Vuex to anything". Each is a name: a capitalised or code-like word or two.
+ */
+const RULED_OUT_BEFORE =
+  /(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)`?((?:[A-Z][\w./@+#-]*|[a-z][\w.@+#-]*[0-9./@+#-][\w./@+#-]*)(?:\s[A-Z][\w./@+#-]*){0,2})`?\s(?:isn't|is not|aren't|are not)\s(?:an?\s|really\s)?(?:option|viable|an? choice|on the table)\b|(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)`?((?:[A-Z][\w./@+#-]*|[a-z][\w.@+#-]*[0-9./@+#-][\w./@+#-]*)(?:\s[A-Z][\w./@+#-]*){0,2})`?\s(?:is|are)\s(?:out|off the table|ruled out|a non-?starter)\b/g;
+const RULED_OUT_AFTER =
+  /\b(?:not|never|no longer|won't be|aren't|isn't)\s(?:adding|using|going with|introducing|pulling in|bringing in|bringing back|adopting)\s/gi;
+
+function ruledOut(text: string): string[] {
+  const out: string[] = [];
+  const add = (x: string | undefined) => {
+    const name = x?.replace(/^(?:the|a|an)\s/i, '').trim();
+    if (name && !out.includes(name) && out.length < 4) out.push(name);
+  };
+  const plain = toPlain(text);
+  for (const m of plain.matchAll(RULED_OUT_BEFORE)) add(m[1] ?? m[2]);
+  for (const m of plain.matchAll(RULED_OUT_AFTER)) {
+    // A name: capitalised or code-like ("Vuex", "react-query"), not "anything new" or "more tests".
+    const name = phrase(plain.slice((m.index ?? 0) + m[0].length));
+    if (name !== undefined && /^(?:[A-Z]|\S*[0-9./@+#-])/.test(name)) add(name);
+  }
+  return out;
+}
+
+/** A reply's first three sentences: where it says what it turns down beside its pick. */
+const replyStart = (list: readonly Unit[]) =>
+  list
+    .slice(0, 3)
+    .map((u) => u.plain)
+    .join(' ');
+
+/** `a` and then the names of `b` it lacks (any case), at most four, `chosen` left out. */
+function withRuledOut(a: readonly string[], b: readonly string[], chosen: string | undefined): string[] {
+  const out = [...a];
+  const lower = (x: string) => x.toLowerCase();
+  for (const x of b) {
+    if (out.length >= 4) break;
+    if (!out.some((y) => lower(y) === lower(x)) && (chosen === undefined || lower(chosen) !== lower(x))) out.push(x);
+  }
+  return out;
+}
+
 function chosenAndRejected(p: string, at: number): { chosen?: string; rejected: string[] } {
   const rest = p.slice(at);
   const rejected: string[] = [];
@@ -636,6 +679,8 @@ const ACK =
   /^(?:(?:ok(?:ay)?|yeah|yes|yep|yup|sure|fine|agreed|alright|right|great|perfect|cool|good|sounds good|makes sense|so|then|let's|let us|we'll|go with|going with|use|pick)[,.!:]?\s{1,3}){0,3}/i;
 /** Of those, the words that agree: "ok resilience4j" confirms what was proposed, "Redis." may only answer. */
 const AGREES = /\b(?:ok(?:ay)?|yeah|yes|yep|yup|sure|fine|agreed|alright|sounds good|makes sense|go with|going with|let's|let us|we'll)\b/i;
+/** Agreement after the name: "Oban, yes.", "DataLoader, agreed", "Pinia — sounds good". */
+const AGREES_AFTER = /^\s{0,3}[,;:—-]?\s{0,3}(?:yes|yeah|yep|yup|agreed|sure|ok(?:ay)?|sounds good|makes sense|let's do (?:it|that))\b/i;
 /** What may close a pick: "new Input System it is", "X then", "X, agreed". */
 const PICK_TAIL = /\s{1,3}(?:it is|then|please|for sure|definitely)$/i;
 /** First clauses that are no name: acknowledgements, orders, ordinals. */
@@ -662,9 +707,10 @@ const CHOICE_OFFER =
 function pickOf(first: string): { name: string; agreed: boolean } | undefined {
   const ack = ACK.exec(first)?.[0] ?? '';
   const rest = first.slice(ack.length);
-  const clause = (rest.split(/[,;:—(]|\s-\s|[.!](?:\s|$)/)[0] ?? '').trim().replace(PICK_TAIL, '').trim();
+  const raw = rest.split(/[,;:—(]|\s-\s|[.!](?:\s|$)/)[0] ?? '';
+  const clause = raw.trim().replace(PICK_TAIL, '').trim();
   if (clause.length < 2 || clause.length > 40 || clause.split(' ').length > 4 || !/\p{L}/u.test(clause) || NOT_PICK.test(clause)) return undefined;
-  return { name: clause, agreed: AGREES.test(ack) };
+  return { name: clause, agreed: AGREES.test(ack) || AGREES_AFTER.test(rest.slice(raw.length)) };
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -738,8 +784,9 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
     if (proposal === undefined) return undefined;
     const fact: Fact = { kind: 'decision', text: proposal.text };
     const at = PROPOSAL.exec(proposal.plain)?.index ?? 0;
-    const { chosen, rejected } = chosenAndRejected(proposal.plain, at);
-    if (chosen) fact.chosen = chosen;
+    const found = chosenAndRejected(proposal.plain, at);
+    const rejected = withRuledOut(found.rejected, [...ruledOut(answered), ...ruledOut(replyStart(list))], found.chosen);
+    if (found.chosen) fact.chosen = found.chosen;
     if (rejected.length > 0) fact.rejected = rejected;
     return fact;
   }
@@ -771,7 +818,9 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
   const next = list[list.indexOf(unit) + 1];
   const text = unit.plain.length < 60 && next !== undefined ? clip(`${unit.text} ${next.text}`) : unit.text;
   const fact: Fact = { kind: 'decision', text, chosen: pick };
-  const rejected = alternatives(answered, pick);
+  // Beside the options offered, what the offer or the reply rules out ("Hystrix isn't an option",
+  // "we're not adding Vuex").
+  const rejected = withRuledOut(alternatives(answered, pick), [...ruledOut(answered), ...ruledOut(replyStart(list))], pick);
   if (rejected.length > 0) fact.rejected = rejected;
   return fact;
 }

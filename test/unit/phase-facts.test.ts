@@ -450,6 +450,25 @@ describe('userFacts: a reply that decides, read with the message it answers', ()
     expect(decision(prompt, answered)?.chosen).toBe(chosen);
   });
 
+  it('what the offer or the reply rules out by name is rejected too', () => {
+    expect(decision('ok resilience4j.', "I'd use Resilience4j: annotations, metrics in Micrometer. Hystrix isn't an option.")?.rejected).toEqual(['Hystrix']);
+    expect(decision("Pinia. We're not adding Vuex to anything in 2026.", 'For the store: Pinia or a plain composable, which one?')).toMatchObject({
+      chosen: 'Pinia',
+      rejected: ['plain composable', 'Vuex'],
+    });
+    expect(
+      decision('yes, do it', "I'd move the purge to Oban. Quartz-style cron in memory is off the table, and `node-cron` is not an option.")?.rejected,
+    ).toEqual(['node-cron']);
+    // Only names: "it is not an option to wait" rules nothing out.
+    expect(decision('ok resilience4j.', "I'd use Resilience4j. Waiting for the fix isn't an option.")?.rejected).toBeUndefined();
+  });
+
+  it('a name with agreement after it ("Oban, yes.") agrees to the proposal that named it', () => {
+    const offer = "For the purge I'd use Oban: jobs persist in Postgres and survive deploys.";
+    expect(decision('Oban, yes. Separately, the presence metadata needs a look.', offer)?.chosen).toBe('Oban');
+    expect(decision('Oban. Separately, the presence metadata needs a look.', offer)).toBeUndefined();
+  });
+
   it('agreeing words before a name that only answers a question of fact decide nothing', () => {
     expect(decision('ok Redis. The log shows a timeout on GET.', 'Is the slowdown coming from Postgres or Redis?')).toBeUndefined();
   });
