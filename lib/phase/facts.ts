@@ -458,26 +458,35 @@ function reasonAfter(p: string, at: number): string | undefined {
 
 /**
  * Options a text rules out by name: "Hystrix isn't an option", "Quartz is off the table", "we're
- * not adding Vuex to anything". Each is a name: a capitalised or code-like word or two.
+ * not adding Vuex to anything". A name is a capitalised or code-like word or two, not a word the
+ * text also writes in lower case ("Downtime is not an option"), a pronoun or an -ing form.
+ * Quantifiers are bounded: the offer is a whole message.
  */
-const RULED_OUT_BEFORE =
-  /(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)`?((?:[A-Z][\w./@+#-]*|[a-z][\w.@+#-]*[0-9./@+#-][\w./@+#-]*)(?:\s[A-Z][\w./@+#-]*){0,2})`?\s(?:isn't|is not|aren't|are not)\s(?:an?\s|really\s)?(?:option|viable|an? choice|on the table)\b|(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)`?((?:[A-Z][\w./@+#-]*|[a-z][\w.@+#-]*[0-9./@+#-][\w./@+#-]*)(?:\s[A-Z][\w./@+#-]*){0,2})`?\s(?:is|are)\s(?:out|off the table|ruled out|a non-?starter)\b/g;
-const RULED_OUT_AFTER =
-  /\b(?:not|never|no longer|won't be|aren't|isn't)\s(?:adding|using|going with|introducing|pulling in|bringing in|bringing back|adopting)\s/gi;
+const NAME = String.raw`(?:[A-Z][\w@+#-]{0,40}(?:\.[\w@+#-]{1,20}){0,3}|[a-z]\w{0,40}[0-9@+#.-][\w@+#-]{0,40}(?:\.[\w@+#-]{1,20}){0,3})(?:\s[A-Z][\w@+#-]{0,40}){0,2}`;
+const RULED_OUT_BEFORE = new RegExp(
+  String.raw`(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)\x60?(${NAME})\x60?\s(?:(?:isn't|is not|aren't|are not)\s(?:an?\s|really\s)?(?:option|viable|choice|on the table)\b|(?:is|are)\s(?:off the table|ruled out|a non-?starter)\b)`,
+  'g',
+);
+const RULED_OUT_AFTER = new RegExp(
+  String.raw`\b(?:[Ww]e're|[Ww]e are|[Ww]e'll|[Ww]e will|[Ww]e|I'm|I am|I'll|I will|[Ll]et's)\s(?:not|never|no longer)\s(?:be\s)?(?:adding|using|going with|introducing|pulling in|bringing in|bringing back|adopting|add|use|introduce|adopt)\s(?:the\s)?\x60?(${NAME})`,
+  'g',
+);
+const NOT_A_NAME =
+  /^(?:this|that|it|these|those|there|here|which|what|everything|nothing|something|anything|either|neither|both|none|any|all|we|they|you|i|[a-z]+ing)$/i;
 
 function ruledOut(text: string): string[] {
   const out: string[] = [];
-  const add = (x: string | undefined) => {
-    const name = x?.replace(/^(?:the|a|an)\s/i, '').trim();
-    if (name && !out.includes(name) && out.length < 4) out.push(name);
-  };
   const plain = toPlain(text);
-  for (const m of plain.matchAll(RULED_OUT_BEFORE)) add(m[1] ?? m[2]);
-  for (const m of plain.matchAll(RULED_OUT_AFTER)) {
-    // A name: capitalised or code-like ("Vuex", "react-query"), not "anything new" or "more tests".
-    const name = phrase(plain.slice((m.index ?? 0) + m[0].length));
-    if (name !== undefined && /^(?:[A-Z]|\S*[0-9./@+#-])/.test(name)) add(name);
-  }
+  const add = (x: string | undefined) => {
+    const name = x?.trim();
+    if (!name || NOT_A_NAME.test(name) || out.includes(name) || out.length >= 4) return;
+    // A word the text also writes in lower case is a common word at a sentence's start.
+    if (/^[A-Z][a-z]+$/.test(name) && new RegExp(String.raw`(?<![\w-])${name.toLowerCase()}(?![\w-])`).test(plain)) return;
+    out.push(name);
+  };
+  for (const m of plain.matchAll(RULED_OUT_BEFORE)) add(m[1]);
+  // After "not adding": a name only, the case of its first letter as written.
+  for (const m of plain.matchAll(RULED_OUT_AFTER)) if (/^(?:[A-Z]|\S*[0-9@+#-])/.test(m[1] ?? '')) add(m[1]);
   return out;
 }
 

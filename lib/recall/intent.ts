@@ -34,18 +34,19 @@ const INTENTS: readonly Intent[] = [
   },
   {
     // "How long are product pages cached?", "how often does the sync run?": the answer gives a
-    // number and its unit. Not "how many" or "how far": their answers share no word (a count, a
-    // size, a distance), and words such as max or limit moved as many questions down as up.
+    // number and its unit (not seconds: "the second render"; `300s` and `5m` are terms of their
+    // own). Not "how many" or "how far": their answers share no word (a count, a size, a
+    // distance), and words such as max or limit moved as many questions down as up.
     name: 'duration',
     asks: /(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently)(?![\w/-]|\.\w)/,
-    answers: 'seconds minutes hours days weeks months years',
+    answers: 'minutes hours days weeks months years',
   },
   {
     // "What am I paying these days?", "which offer did I take in the end?": the words of these
-    // phrases say when, not what ("days" matched every "14-day pass"). Not now or still: the
-    // latest saying of a changed fact tends to hold them ("rent is £1,325 now").
+    // phrases say when, not what ("days" matched every "14-day pass"). Not now, right now or
+    // still: the latest saying of a changed fact tends to hold them ("rent is £1,325 now").
     name: 'latest',
-    asks: /(?<![\w./-])(?:these days|at the moment|at present|right now|in the end|nowadays|currently|lately|any ?more)(?![\w/-]|\.\w)/,
+    asks: /(?<![\w./-])(?:these days|at the moment|at present|in the end|nowadays|currently|lately|any ?more)(?![\w/-]|\.\w)/,
     answers: '',
     framing: 0.1,
   },
@@ -73,8 +74,11 @@ export function intentTerms(text: string, queryTerms: readonly string[]): { adde
   const framing = new Map<string, number>();
   for (const intent of INTENTS) {
     if (!intent.asks.test(lower)) continue;
+    // A word only frames the question where the question has it only in the phrase: "how many
+    // days do we keep logs these days" asks about days.
+    const outside = new Set(tokenize(lower.replace(new RegExp(intent.asks.source, 'g'), ' ')));
     for (const m of lower.matchAll(new RegExp(intent.asks.source, 'g'))) {
-      for (const term of tokenize(m[0])) if (have.has(term)) framing.set(term, intent.framing ?? FRAMING_WEIGHT);
+      for (const term of tokenize(m[0])) if (have.has(term) && !outside.has(term)) framing.set(term, intent.framing ?? FRAMING_WEIGHT);
     }
     for (const term of tokenize(intent.answers)) {
       if (have.has(term)) continue;

@@ -117,7 +117,7 @@ library = package = dependency = module = crate = gem
 http client: axios undici superagent ky ofetch httpx aiohttp urllib reqwest okhttp retrofit httpclient alamofire faraday httparty guzzle resty
 database = db = datastore: postgres postgresql mysql sqlite mongodb mariadb dynamodb cassandra cockroachdb couchdb couchbase firestore supabase mssql sqlserver scylladb cosmosdb tidb planetscale surrealdb
 cache = caching = memoize = memoization: redis memcached valkey keydb hazelcast ehcache
-queue = broker = message broker = message queue = pubsub: kafka rabbitmq sqs sns bullmq nats activemq zeromq pulsar kinesis nsq mosquitto redpanda amqp mqtt
+queue = broker = message broker = message queue = pubsub: kafka rabbitmq sqs sns bullmq activemq zeromq pulsar kinesis nsq mosquitto redpanda amqp mqtt
 search engine: elasticsearch opensearch meilisearch typesense solr algolia lucene tantivy quickwit manticore
 error = exception = failure = fault
 crash = panic = segfault
@@ -138,7 +138,7 @@ deploy = release = ship = publish = rollout
 server = host
 container = docker = podman: containerd buildah colima kaniko lxc
 ci = pipeline = continuous integration = github actions: jenkins circleci buildkite travis teamcity gitlab tekton spinnaker appveyor bitrise codemagic gha
-auth = authentication = login = signin = idp = identity provider: oauth sso jwt oidc saml ldap okta keycloak cognito clerk supertokens nextauth devise omniauth authelia authentik webauthn passkey
+auth = authentication = login = signin = idp = identity provider: oauth sso jwt oidc saml ldap okta keycloak cognito clerk supertokens nextauth omniauth authelia authentik webauthn passkey
 password = credential = secret
 log = logging = logger: winston pino bunyan logback serilog nlog zap zerolog logrus slog loguru structlog spdlog glog monolog
 documentation = docs = readme
@@ -165,7 +165,7 @@ state management = state manager: redux mobx zustand jotai recoil pinia vuex ngr
 data fetching = graphql client: tanstack swr apollo urql
 validation = validator = schema validation: zod joi ajv valibot superstruct typebox arktype pydantic marshmallow cerberus voluptuous fluentvalidation
 query builder: knex kysely jooq sqlc sqlx
-migration tool = schema migration = database migration: flyway liquibase alembic goose dbmate sqitch umzug
+migration tool = schema migration = database migration: flyway liquibase alembic dbmate sqitch umzug
 background job = job queue = task queue = worker queue: sidekiq resque celery rq dramatiq huey arq oban exq hangfire bullmq kue asynq faktory shoryuken
 dlq = dead letter
 workflow engine = workflow orchestration = data pipeline: airflow dagster prefect luigi argo nextflow snakemake kestra
@@ -183,25 +183,25 @@ configuration management: ansible puppet chef saltstack
 service mesh: istio linkerd envoy consul
 web server = reverse proxy = load balancer: nginx haproxy traefik caddy envoy httpd
 app server = application server: gunicorn uvicorn hypercorn puma unicorn tomcat jetty kestrel
-paas = hosting provider = hosting platform: heroku vercel netlify flyio digitalocean linode hetzner
+paas = hosting provider = hosting platform: heroku vercel netlify digitalocean linode hetzner
 object storage = blob storage: s3 gcs minio r2 ceph backblaze
 cdn: cloudflare fastly akamai cloudfront
-secret manager = secret store: vault doppler infisical sops keyvault
+secret manager = secret store: vault doppler infisical keyvault
 aws: s3 rds ecs eks sqs sns iam fargate cloudwatch cloudfront dynamodb
 vm = virtual machine = virtualization: virtualbox vmware qemu kvm hyperv proxmox xen
 error tracking = crash reporting: sentry bugsnag rollbar honeybadger crashlytics raygun airbrake
 log aggregation = log management: loki logstash fluentd fluentbit graylog papertrail splunk
-alerting = incident management: pagerduty opsgenie victorops
+incident management: pagerduty opsgenie victorops
 otel = opentelemetry
 feature flag = feature toggle: launchdarkly unleash flagsmith growthbook optimizely statsig configcat flipt
 analytics: posthog mixpanel matomo umami
-payment = payment provider = payment processor: stripe paypal braintree adyen lemonsqueezy chargebee recurly razorpay mollie klarna
+payment = payment provider = payment processor: paypal braintree adyen lemonsqueezy chargebee recurly razorpay mollie klarna
 transactional email = email provider: sendgrid mailgun postmark mailchimp mandrill sparkpost
 mfa = 2fa = two factor: totp webauthn passkey yubikey
 authorization = authz: rbac abac casbin opa openfga
 localization = internationalization = localisation = internationalisation = translation: formatjs lingui gettext transloco
-datetime = date library = time library: dayjs luxon datefns chrono pendulum dateutil pytz jodatime nodatime timeago
-serialization = serialization format = wire format: protobuf msgpack messagepack avro thrift cbor bson capnp flatbuffers toml
+datetime = date library = time library: dayjs luxon chrono pendulum dateutil pytz jodatime nodatime timeago
+serialization = serialization format = wire format: protobuf msgpack messagepack avro thrift cbor bson capnp flatbuffers
 serializer = json library = json parser: gson moshi serde jackson simdjson orjson ujson jsoniter nlohmann rapidjson
 protobuf = protocol buffers
 rpc: grpc trpc thrift dubbo twirp
@@ -220,22 +220,22 @@ mock = mocking: sinon msw nock mockito mockk moq nsubstitute gomock mockall wire
 browser testing = ui testing = acceptance testing: cypress playwright selenium puppeteer webdriverio testcafe detox appium
 code coverage = test coverage: istanbul nyc c8 jacoco codecov coveralls gcov lcov simplecov
 load testing = stress test: k6 locust jmeter gatling wrk vegeta
-profiler = profiling: pprof valgrind flamegraph scalene dtrace perfetto heaptrack
+profiler: pprof valgrind flamegraph scalene dtrace perfetto heaptrack
 static analysis: sonarqube semgrep codeql coverity
 type checker = type checking: mypy pyright pytype sorbet tsc
 vulnerability = vuln = cve: snyk trivy grype dependabot
-build tool = build system: makefile cmake bazel gradle maven sbt meson ninja scons msbuild rake
+build tool = build system: makefile cmake bazel gradle maven sbt meson ninja scons msbuild
 monorepo: turborepo nx lerna
-runtime: deno bun nodejs graalvm
+runtime: deno bun graalvm
 interpreter: python cpython pypy micropython jython
 wasm = webassembly: wasmtime wasmer emscripten
-version manager: nvm pyenv rbenv asdf volta fnm rustup sdkman mise
+version manager: nvm pyenv rbenv asdf volta fnm rustup sdkman
 async runtime = event loop: tokio asyncio uvloop gevent libuv
 argument parser = cli framework: clap cobra argparse typer yargs picocli oclif
 dependency injection = ioc container: dagger hilt koin guice inversify tsyringe autofac ninject
-template engine = templating: handlebars mustache jinja ejs nunjucks thymeleaf erb haml twig
+template engine: handlebars mustache jinja ejs nunjucks thymeleaf erb haml twig
 ssg = site generator: hugo jekyll gatsby eleventy astro docusaurus mkdocs vitepress hexo
-charting = chart library: d3 chartjs recharts highcharts echarts plotly matplotlib seaborn ggplot bokeh
+charting = chart library: d3 recharts highcharts echarts plotly matplotlib seaborn ggplot bokeh
 issue tracker = bug tracker: jira youtrack trello asana clickup redmine bugzilla
 vcs = version control = source control: mercurial svn subversion perforce jujutsu fossil
 pr = pull request
@@ -248,7 +248,7 @@ llm = language model: gpt llama mistral gemma qwen deepseek mixtral
 llm framework = agent framework: langchain llamaindex autogen crewai haystack dspy
 experiment tracking: mlflow wandb tensorboard clearml dvc
 notebook: jupyter jupyterlab colab ipython
-dataframe: pandas polars dask pyspark vaex modin
+dataframe: pandas dask pyspark vaex modin
 gpu: cuda rocm opencl
 game engine: unity unreal godot bevy gamemaker defold monogame phaser pygame raylib libgdx cryengine
 graphics api: vulkan opengl directx webgl webgpu

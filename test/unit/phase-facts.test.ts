@@ -463,6 +463,19 @@ describe('userFacts: a reply that decides, read with the message it answers', ()
     expect(decision('ok resilience4j.', "I'd use Resilience4j. Waiting for the fix isn't an option.")?.rejected).toBeUndefined();
   });
 
+  it.each([
+    ['Redis is out of memory on staging.', undefined],
+    ['Cargo.lock is off the table until the lockfile is fixed.', ['Cargo.lock']],
+    ["This isn't an option for us.", undefined],
+    ['Downtime is not an option, so no downtime at all.', undefined],
+    ['Rewriting is not an option.', undefined],
+    ['See Micrometer. Hystrix is not an option.', ['Hystrix']],
+    ["The worker isn't using Postgres advisory locks yet.", undefined],
+    ['`node-cron` is not an option, and Quartz is ruled out.', ['node-cron', 'Quartz']],
+  ])('in an offer, "%s" rules out %j', (sentence, rejected) => {
+    expect(decision('ok resilience4j.', `I'd use Resilience4j: annotations, metrics in Micrometer. ${sentence}`)?.rejected).toEqual(rejected);
+  });
+
   it('a name with agreement after it ("Oban, yes.") agrees to the proposal that named it', () => {
     const offer = "For the purge I'd use Oban: jobs persist in Postgres and survive deploys.";
     expect(decision('Oban, yes. Separately, the presence metadata needs a look.', offer)?.chosen).toBe('Oban');

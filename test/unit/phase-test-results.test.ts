@@ -1620,6 +1620,13 @@ describe('go test', () => {
     expect(runPassed(run!)).toBe(true);
   });
 
+  it('is no pass when go ends with a lone FAIL (a package failed above what the output kept)', () => {
+    const cut = 'ok  \texample.com/c\t0.011s\nok  \texample.com/d\t(cached)\nFAIL\n';
+    const run = parseTestOutput(cut, 'go test ./... 2>&1 | tail -3');
+    expect(run?.uncounted).toBeUndefined();
+    expect(runPassed(run!)).toBe(false);
+  });
+
   it('does not call a run with no tests in it a pass', () => {
     const none = 'ok  \texample.com/calc\t0.004s [no tests to run]\n?   \texample.com/calc/cmd\t[no test files]\n';
     const run = parseTestOutput(none, 'go test -run TestNothing ./...');
@@ -1826,6 +1833,18 @@ describe('gradle', () => {
     const run = parseTestOutput(GRADLE_PASS, 'gradle test');
     expect(run).toEqual({ runner: 'gradle', passed: 0, failed: 0, skipped: 0, failures: [], uncounted: true });
     expect(countsText(run!)).toBe('passed (no per-test counts in the output)');
+  });
+
+  it('is no pass when its test task ran nothing, or the build failed, and names every failed test task', () => {
+    const built = (tasks: string, result: string) => `${tasks}\n\n${result} in 3s\n`;
+    for (const marker of ['NO-SOURCE', 'SKIPPED', 'UP-TO-DATE']) {
+      const run = parseTestOutput(built(`> Task :test ${marker}`, 'BUILD SUCCESSFUL'), './gradlew test');
+      expect(run?.uncounted).toBeUndefined();
+      expect(runPassed(run!)).toBe(false);
+    }
+    const cont = parseTestOutput(built('> Task :a:test FAILED\n> Task :b:test', 'BUILD FAILED'), './gradlew test --continue');
+    expect(cont).toEqual({ runner: 'gradle', passed: 0, failed: 1, skipped: 0, failures: [':a:test'] });
+    expect(parseTestOutput(built('> Task :test', 'BUILD FAILED'), './gradlew test')?.uncounted).toBeUndefined();
   });
 
   it('counts logged test events when there is no summary', () => {

@@ -63,12 +63,17 @@ describe('intentTerms', () => {
   it('a question of how long adds units of time; one of how things stand lowers the words of its phrase', () => {
     const q = 'how long are product pages cached';
     const { added, framing } = intentTerms(q, tokenize(q));
-    expect(added.map((t) => t.term)).toEqual(tokenize('seconds minutes hours days weeks months years'));
+    expect(added.map((t) => t.term)).toEqual(tokenize('minutes hours days weeks months years'));
     expect([...framing]).toEqual([[tokenize('long')[0], FRAMING_WEIGHT]]);
     const latest = 'what rent am I paying these days';
     const own = intentTerms(latest, tokenize(latest));
     expect(own.added).toEqual([]);
     expect([...own.framing]).toEqual([[tokenize('days')[0], 0.1]]);
+    // Said outside the phrase too, the word is the subject: it keeps its weight.
+    const days = 'how many days do we keep logs these days';
+    expect(intentTerms(days, tokenize(days)).framing.has(tokenize('days')[0] as string)).toBe(false);
+    // "right now" keeps now: a changed fact's latest saying tends to say it.
+    expect(intentsOf('what is the rent right now')).toEqual([]);
   });
 
   it('a query with no intent adds nothing and frames nothing', () => {
@@ -99,7 +104,7 @@ describe('ranking with intent words (ctxl recall)', () => {
       paint = t.user('two days to paint the flat, then days of sanding the floors');
       rent = t.user('we moved, and the rent is 1,325 a month');
       cache = t.assistant('Product pages are cached at the edge.');
-      ttl = t.assistant('Product pages are now cached for 300 seconds, then regenerated in the background.');
+      ttl = t.assistant('Product pages are now cached for 5 minutes, then regenerated in the background.');
     });
     expect(order('rent flat days')[0]).toBe(paint);
     expect(order('how much is the rent on the flat these days')[0]).toBe(rent);

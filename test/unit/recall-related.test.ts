@@ -37,7 +37,9 @@ describe('relatedTerms', () => {
     for (const w of words) expect(tokenize(w), w).toHaveLength(1);
     for (const n of names) expect(tokenize(n), n).toHaveLength(2);
     // Stems that are everyday words of a coding session or a chat in their own right.
-    const common = new Set(tokenize('set plan save class course may fall lib home var got fetch left made found get build api sat'));
+    const common = new Set(
+      tokenize('set plan save class course may fall lib home var got fetch left made found get build api sat strip profile alert template mis polar'),
+    );
     for (const w of words) expect(common.has(tokenize(w)[0] as string), w).toBe(false);
   });
 

@@ -106,8 +106,10 @@ export function parseGradle(view: View): Found | undefined {
   const names: string[] = [];
   let summaryAt = -1;
   let eventAt = -1;
-  let task: { at: number; path: string; failed: boolean } | undefined;
+  let task: { at: number; path: string; failed: boolean; ran: boolean } | undefined;
+  const failedTasks: string[] = []; // every test task that failed (--continue runs on past one)
   let builtAt = -1;
+  let built = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const event = gradleEvent(line);
@@ -129,8 +131,14 @@ export function parseGradle(view: View): Found | undefined {
       continue;
     }
     const t = GRADLE_TASK.exec(line);
-    if (t && GRADLE_TEST_TASK.test(t[1]!.slice(t[1]!.lastIndexOf(':') + 1))) task = { at: i, path: t[1]!, failed: t[2] === 'FAILED' };
-    else if (GRADLE_BUILD.test(line)) builtAt = i;
+    if (t && GRADLE_TEST_TASK.test(t[1]!.slice(t[1]!.lastIndexOf(':') + 1))) {
+      // NO-SOURCE, SKIPPED, UP-TO-DATE, FROM-CACHE: the task ran no test this time.
+      task = { at: i, path: t[1]!, failed: t[2] === 'FAILED', ran: t[2] === undefined || t[2] === 'FAILED' };
+      if (task.failed && !failedTasks.includes(task.path)) failedTasks.push(task.path);
+    } else if (GRADLE_BUILD.test(line)) {
+      builtAt = i;
+      built = line.startsWith('BUILD SUCCESSFUL');
+    }
   }
   if (summaryAt >= 0) {
     const passed = Math.max(0, summary.total - summary.failed - summary.skipped);
@@ -141,8 +149,10 @@ export function parseGradle(view: View): Found | undefined {
     return { run: makeRun('gradle', events.passed, events.failed, events.skipped, names), at: Math.max(eventAt, builtAt) };
   }
   if (task === undefined || builtAt < task.at) return undefined;
-  if (!task.failed) return { run: uncountedPass('gradle'), at: builtAt };
-  return { run: makeRun('gradle', 0, 1, 0, [task.path]), at: builtAt };
+  if (failedTasks.length > 0) return { run: makeRun('gradle', 0, failedTasks.length, 0, failedTasks), at: builtAt };
+  // A pass only when the build says so and the last test task ran tests.
+  if (built && task.ran) return { run: uncountedPass('gradle'), at: builtAt };
+  return { run: makeRun('gradle', 0, 0, 0, []), at: builtAt };
 }
 
 /** "Class > test() FAILED" (a test's path, then its result): read by suffix, no regex. */

@@ -23,6 +23,7 @@ export function parseGo(view: View): Found | undefined {
   const packageFailures: string[] = [];
   let failsInPackage = 0;
   let okPackages = 0; // packages that ran tests and passed ("ok  pkg 0.01s", not "[no tests to run]")
+  let sawFail = false;
   let at = -1;
   for (let i = view.from; i < lines.length; i++) {
     const line = lines[i]!;
@@ -33,6 +34,7 @@ export function parseGo(view: View): Found | undefined {
       at = i;
       continue;
     }
+    if (line === 'FAIL') sawFail = true; // go's last line when any package failed
     const failedPackage = GO_FAIL.exec(line);
     if (failedPackage) {
       if (failsInPackage === 0) packageFailures.push(failedPackage[1]!);
@@ -52,7 +54,7 @@ export function parseGo(view: View): Found | undefined {
   const leaves = results.filter((r) => !parents.has(r.name));
   const count = (kind: string) => leaves.filter((r) => r.kind === kind).length;
   const names = [...leaves.filter((r) => r.kind === 'FAIL').map((r) => r.name), ...packageFailures];
-  if (results.length === 0 && packageFailures.length === 0 && okPackages > 0) return { run: uncountedPass('go'), at };
+  if (results.length === 0 && packageFailures.length === 0 && okPackages > 0 && !sawFail) return { run: uncountedPass('go'), at };
   return { run: makeRun('go', count('PASS'), count('FAIL') + packageFailures.length, count('SKIP'), names), at };
 }
 
