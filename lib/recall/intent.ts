@@ -45,6 +45,7 @@ const INTENTS: readonly Intent[] = [
     // "What am I paying these days?", "which offer did I take in the end?": the words of these
     // phrases say when, not what ("days" matched every "14-day pass"). Not now, right now or
     // still: the latest saying of a changed fact tends to hold them ("rent is £1,325 now").
+    // (when.ts reads the same phrases, and now and still, to favour the newer of two sayings.)
     name: 'latest',
     asks: /(?<![\w./-])(?:these days|at the moment|at present|in the end|nowadays|currently|lately|any ?more)(?![\w/-]|\.\w)/,
     answers: '',
