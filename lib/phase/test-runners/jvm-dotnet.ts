@@ -106,7 +106,7 @@ export function parseGradle(view: View): Found | undefined {
   const names: string[] = [];
   let summaryAt = -1;
   let eventAt = -1;
-  let task: { at: number; path: string; failed: boolean; ran: boolean } | undefined;
+  let task: { at: number; ran: boolean } | undefined;
   const failedTasks: string[] = []; // every test task that failed (--continue runs on past one)
   let builtAt = -1;
   let built = false;
@@ -133,8 +133,8 @@ export function parseGradle(view: View): Found | undefined {
     const t = GRADLE_TASK.exec(line);
     if (t && GRADLE_TEST_TASK.test(t[1]!.slice(t[1]!.lastIndexOf(':') + 1))) {
       // NO-SOURCE, SKIPPED, UP-TO-DATE, FROM-CACHE: the task ran no test this time.
-      task = { at: i, path: t[1]!, failed: t[2] === 'FAILED', ran: t[2] === undefined || t[2] === 'FAILED' };
-      if (task.failed && !failedTasks.includes(task.path)) failedTasks.push(task.path);
+      task = { at: i, ran: t[2] === undefined || t[2] === 'FAILED' };
+      if (t[2] === 'FAILED' && !failedTasks.includes(t[1]!)) failedTasks.push(t[1]!);
     } else if (GRADLE_BUILD.test(line)) {
       builtAt = i;
       built = line.startsWith('BUILD SUCCESSFUL');
