@@ -154,14 +154,29 @@ export function stem(term: string): string {
 }
 
 /** Version of what tokenize() produces; the search index is rebuilt when it changes. */
-export const TOKENIZER_VERSION = 3;
+export const TOKENIZER_VERSION = 4;
+
+/**
+ * Ends a surface term: a plain word's own lower-case form, indexed beside its stem when the two
+ * differ ("running=" beside run). The stem lets a question's word meet every form of it; the surface
+ * term tells which chunks say the very word, where the stem merges two (running shoes and `npm run`,
+ * came and cam). No word character, so no other term ends with it; and at the end, so the term
+ * shares its bucket with the word's other forms.
+ */
+export const SURFACE_MARK = '=';
+
+/** Whether a term is a surface term (SURFACE_MARK). */
+export function isSurface(term: string): boolean {
+  return term.charCodeAt(term.length - 1) === 61;
+}
 
 /**
  * All index terms of a text, in order, with repeats (for term frequency). With `raw`, the unstemmed
  * lower-case form of each term lands at the same position (queries match prefixes on it: "rende"
- * must still start "render" though its stem is "rend").
+ * must still start "render" though its stem is "rend"). Surface terms only with `surfaces`: they
+ * sharpen a question's own words, and would count twice in anything else.
  */
-export function tokenize(text: string, raw?: string[]): string[] {
+export function tokenize(text: string, raw?: string[], surfaces = false): string[] {
   const out: string[] = [];
   const list = words(text);
   for (let w = 0; w < list.length; w++) {
@@ -169,7 +184,9 @@ export function tokenize(text: string, raw?: string[]): string[] {
     if (!indexable(word)) continue; // base64 blobs, minified lines: noise
     const pairs = wordTerms(word);
     for (let i = 0; i < pairs.length; i += 2) {
-      out.push(pairs[i] as string);
+      const term = pairs[i] as string;
+      if (!surfaces && isSurface(term)) continue;
+      out.push(term);
       raw?.push(pairs[i + 1] as string);
     }
   }
@@ -197,7 +214,7 @@ export function indexable(word: string): boolean {
 const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 const CJK_RUN = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+/g;
 
-/** The terms of one word, as [term, raw lower-case form, term, raw, …]. */
+/** The terms of one word, as [term, raw lower-case form, term, raw, …], surface terms included. */
 export function wordTerms(word: string): readonly string[] {
   let pairs = wordCache.get(word);
   if (pairs !== undefined) return pairs;
@@ -209,7 +226,13 @@ export function wordTerms(word: string): readonly string[] {
 
 function computeWordTerms(word: string): string[] {
   const out: string[] = [];
-  const push = (lower: string, exact = false) => out.push(exact ? lower : stem(lower), lower);
+  // A word said on its own (not a piece of an identifier) keeps its surface term when stemming
+  // changed it: code repeats its identifiers' pieces, and their exact forms sharpen nothing.
+  const push = (lower: string, exact = false, surface = true) => {
+    const term = exact ? lower : stem(lower);
+    out.push(term, lower);
+    if (surface && term !== lower) out.push(lower + SURFACE_MARK, lower);
+  };
   if (LOWER_WORD.test(word)) {
     // Most words: lower case letters only, nothing to split.
     if (!STOP.has(word)) push(word);
@@ -239,7 +262,7 @@ function computeWordTerms(word: string): string[] {
     if (pieces.length > 1) {
       for (const p of pieces) {
         const piece = p.toLowerCase();
-        if (piece.length >= 2 && !STOP.has(piece)) push(piece);
+        if (piece.length >= 2 && !STOP.has(piece)) push(piece, false, false);
       }
     }
   }

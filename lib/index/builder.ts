@@ -2,7 +2,7 @@
 // Pure (no I/O). The index has three fields, as the search weighs them: the text, the keywords (the
 // identifiers, paths and codes a chunk is about) and the file paths.
 import type { Chunk } from '../archive/chunk-file.ts';
-import { indexable, words, wordTerms } from '../archive/keywords.ts';
+import { indexable, isSurface, words, wordTerms } from '../archive/keywords.ts';
 import { bucketize, encodeBucket, encodeSegment, type IndexedDoc, POSTING_WIDTH, type Postings, type PostingsView } from './segment.ts';
 
 export function docOf(chunk: IndexInput, lengths: readonly [number, number, number]): IndexedDoc {
@@ -61,25 +61,34 @@ export class TermCounter {
     return { ids, packed, lengths: [text, keywords, files] };
   }
 
-  /** Count the terms of a text (exactly those of tokenize()); returns how many, repeats included. */
+  /**
+   * Count the terms of a text (those of tokenize() with surface terms); returns how many, repeats
+   * included, surface terms not: a doc's length is its words', as before they were indexed.
+   */
   private add(text: string, unit: number): number {
     let n = 0;
     for (const word of words(text)) {
       if (!indexable(word)) continue;
-      // One lookup per word gives its term ids (a word's terms were looked up once, when first seen).
+      // One lookup per word gives its term ids (a word's terms were looked up once, when first seen);
+      // a surface term's id is stored as ~id, negative.
       let ids = this.wordIds.get(word);
       if (ids === undefined) {
         const pairs = wordTerms(word);
         ids = [];
-        for (let i = 0; i < pairs.length; i += 2) ids.push(this.idOf(pairs[i] as string));
+        for (let i = 0; i < pairs.length; i += 2) {
+          const term = pairs[i] as string;
+          const id = this.idOf(term);
+          ids.push(isSurface(term) ? ~id : id);
+        }
         if (this.wordIds.size >= WORD_IDS_LIMIT) this.wordIds.clear();
         this.wordIds.set(word, ids);
       }
-      for (const id of ids) {
+      for (const stored of ids) {
+        const id = stored < 0 ? ~stored : stored;
         if (this.counts[id] === 0) this.touched.push(id);
         this.counts[id] = (this.counts[id] as number) + unit;
+        if (stored >= 0) n += 1;
       }
-      n += ids.length;
     }
     return n;
   }

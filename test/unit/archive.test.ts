@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { splitText } from '../../lib/archive/chunker.ts';
 import { deferredWriter } from '../../lib/archive/deferred-writes.ts';
-import { keywords, queryTerms, scanWords, splitIdentifier, stem, tokenize, words } from '../../lib/archive/keywords.ts';
+import { isSurface, keywords, queryTerms, SURFACE_MARK, scanWords, splitIdentifier, stem, tokenize, words, wordTerms } from '../../lib/archive/keywords.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { advanceSessionCursor, cursorFile, subagentTranscripts } from '../../lib/session/session-files.ts';
 import { captureLogger } from './helpers/logger.ts';
@@ -983,6 +983,25 @@ describe('tokenize', () => {
     expect(stem('stopped')).toBe(stem('stop'));
     expect(stem('installed')).toBe(stem('install'));
     expect(stem('string')).toBe('string');
+  });
+
+  it("keeps a word's own form beside its stem as a surface term, for the index and a question's words only", () => {
+    expect(tokenize('Running shoes came')).toEqual(['run', stem('shoes'), stem('came')]);
+    expect(tokenize('Running shoes came', undefined, true)).toEqual([
+      'run',
+      `running${SURFACE_MARK}`,
+      stem('shoes'),
+      `shoes${SURFACE_MARK}`,
+      stem('came'),
+      `came${SURFACE_MARK}`,
+    ]);
+    expect(wordTerms('running')).toEqual(['run', 'running', `running${SURFACE_MARK}`, 'running']);
+    // None when the stem is the word, and none for an identifier's pieces or a compound's whole.
+    expect(tokenize('total run', undefined, true)).toEqual(['total', 'run']);
+    expect(tokenize('runningTotal', undefined, true)).toEqual(['runningtotal', 'run', 'total']);
+    expect(tokenize('src/components/x.ts', undefined, true)).toContain(`components${SURFACE_MARK}`);
+    expect(isSurface(`shoes${SURFACE_MARK}`)).toBe(true);
+    expect(isSurface('shoes')).toBe(false);
   });
 
   it('drops stop words and keeps the content words', () => {

@@ -160,13 +160,13 @@ const appendCatalogOnly = (store: Store, sessionId: string, ids: readonly string
   appendFileSync(catalogFile(store, sessionId), ids.map(catalogLine).join(''));
 };
 
-/** Expected postings of chunks put in a segment in this order: the tokenizer applied per field. */
+/** Expected postings of chunks put in a segment in this order: the tokenizer applied per field, surface terms included. */
 function expectedPostings(chunks: readonly Chunk[]): Map<string, Postings> {
   const out = new Map<string, Postings>();
   chunks.forEach((c, doc) => {
     const counts = new Map<string, [number, number, number]>();
     [c.text, c.keywords.join(' '), c.files.join(' ')].forEach((field, f) => {
-      for (const term of tokenize(field)) {
+      for (const term of tokenize(field, undefined, true)) {
         const tf = counts.get(term) ?? [0, 0, 0];
         tf[f] = (tf[f] ?? 0) + 1;
         counts.set(term, tf);
@@ -1143,6 +1143,19 @@ describe('term expansion', () => {
   });
 });
 
+describe('surface terms', () => {
+  it("ranks the chunk that says a question's word as it was above chunks that share only its stem", async () => {
+    const { store, log } = setup();
+    // run is in every npm script line; "running" is said once, in a longer message.
+    const said = chunk('sf-said', 'I went out running this morning before work, then had coffee and read the news for a while', { session: 'sess-a' });
+    const scripts = Array.from({ length: 8 }, (_, i) => chunk(`sf-run-${i}`, `npm run build ${i} then npm run test`, { session: 'sess-a' }));
+    writeChunks(store, 'sess-a', [said, ...scripts]);
+    expect(refsOf(await find(store, log, 'running'))[0]).toBe(said.id);
+    // Asked by the stem's other form, the surface term does not apply: the word's usual ranking.
+    expect(refsOf(await find(store, log, 'run'))[0]).not.toBe(said.id);
+  });
+});
+
 describe('writeChunks giving a split output the transcript uuids', () => {
   it('writes the later parts before the first, so a run killed between them finds the first without the uuids and starts again', () => {
     const { store } = setup();
@@ -2037,7 +2050,7 @@ describe('review regressions', () => {
 });
 
 describe('TermCounter', () => {
-  it('counts exactly the terms tokenize() gives, per field, over many docs sharing its caches', () => {
+  it('counts exactly the terms tokenize() gives with surface terms, per field, over many docs sharing its caches; lengths without them', () => {
     const counter = new TermCounter();
     const rnd = prng(99);
     const vocab = [
@@ -2068,9 +2081,9 @@ describe('TermCounter', () => {
       const add = (terms: string[], unit: number) => {
         for (const t of terms) expected.set(t, (expected.get(t) ?? 0) + unit);
       };
-      const fields = [tokenize(text), tokenize(keywords.join(' ')), tokenize(files.join(' '))];
-      for (const [i, terms] of fields.entries()) add(terms, 2 ** (20 * i));
-      expect(got.lengths).toEqual(fields.map((f) => f.length));
+      const fields = [text, keywords.join(' '), files.join(' ')];
+      for (const [i, field] of fields.entries()) add(tokenize(field, undefined, true), 2 ** (20 * i));
+      expect(got.lengths).toEqual(fields.map((f) => tokenize(f).length));
       const counted = new Map([...got.ids].map((id, i) => [counter.names[id] as string, got.packed[i] as number]));
       expect(counted).toEqual(expected);
     }
