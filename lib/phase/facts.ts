@@ -471,6 +471,11 @@ const RULED_OUT_AFTER = new RegExp(
   String.raw`\b(?:[Ww]e're|[Ww]e are|[Ww]e'll|[Ww]e will|[Ww]e|I'm|I am|I'll|I will|[Ll]et's)\s(?:not|never|no longer)\s(?:be\s)?(?:adding|using|going with|introducing|pulling in|bringing in|bringing back|adopting|add|use|introduce|adopt)\s(?:the\s)?\x60?(${NAME})`,
   'g',
 );
+/** "the legacy Input Manager goes", "Redis has to go": said of a name, at a clause's end. */
+const RULED_OUT_GOES = new RegExp(
+  String.raw`(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)(?:[Tt]he\s)?(?:(?:legacy|old|current|existing)\s)?\x60?(${NAME})\x60?\s(?:goes|has to go|must go|can go)(?=\s{0,3}(?:[.;,!—]|$))`,
+  'g',
+);
 const NOT_A_NAME =
   /^(?:this|that|it|these|those|there|here|which|what|everything|nothing|something|anything|either|neither|both|none|any|all|we|they|you|i|[a-z]+ing)$/i;
 
@@ -485,6 +490,7 @@ function ruledOut(text: string): string[] {
     out.push(name);
   };
   for (const m of plain.matchAll(RULED_OUT_BEFORE)) add(m[1]);
+  for (const m of plain.matchAll(RULED_OUT_GOES)) add(m[1]);
   // After "not adding": a name only, the case of its first letter as written.
   for (const m of plain.matchAll(RULED_OUT_AFTER)) if (/^(?:[A-Z]|\S*[0-9@+#-])/.test(m[1] ?? '')) add(m[1]);
   return out;
@@ -497,13 +503,17 @@ const replyStart = (list: readonly Unit[]) =>
     .map((u) => u.plain)
     .join(' ');
 
-/** `a` and then the names of `b` it lacks (any case), at most four, `chosen` left out. */
+/**
+ * `a` and then the names of `b` it lacks (any case; "Input Manager" is in "legacy Input
+ * Manager"), at most four, `chosen` left out.
+ */
 function withRuledOut(a: readonly string[], b: readonly string[], chosen: string | undefined): string[] {
   const out = [...a];
-  const lower = (x: string) => x.toLowerCase();
+  const words = (x: string) => ` ${x.toLowerCase()} `;
+  const same = (x: string, y: string) => words(x).includes(words(y)) || words(y).includes(words(x));
   for (const x of b) {
     if (out.length >= 4) break;
-    if (!out.some((y) => lower(y) === lower(x)) && (chosen === undefined || lower(chosen) !== lower(x))) out.push(x);
+    if (!out.some((y) => same(x, y)) && (chosen === undefined || words(chosen) !== words(x))) out.push(x);
   }
   return out;
 }
@@ -821,6 +831,12 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
         break;
       }
     }
+  }
+  // A bare name the offer wrote, set against one the reply turns down ("Pinia. We're not adding
+  // Vuex", "new Input System it is; the legacy Input Manager goes"): a choice, however it was offered.
+  if (pick === undefined && bare !== undefined && namesAsName(answered, bare.name)) {
+    const name = bare.name.toLowerCase();
+    if (ruledOut(replyStart(list)).some((x) => x.toLowerCase() !== name)) pick = bare.name;
   }
   if (pick === undefined) return undefined;
   // A bare pick ("Pinia.") and the sentence after it, which says why or what was turned down.

@@ -476,6 +476,29 @@ describe('userFacts: a reply that decides, read with the message it answers', ()
     expect(decision('ok resilience4j.', `I'd use Resilience4j: annotations, metrics in Micrometer. ${sentence}`)?.rejected).toEqual(rejected);
   });
 
+  it('a bare name the offer wrote, set against one the reply turns down, is a choice however it was offered', () => {
+    const store = 'For the store: Pinia is the official Nuxt 3 store (`@pinia/nuxt`, SSR-safe hydration, devtools).';
+    expect(decision("Pinia. We're not adding Vuex to anything in 2026, it's in maintenance mode.", store)).toMatchObject({
+      chosen: 'Pinia',
+      rejected: ['Vuex'],
+    });
+    const input = 'Move to the new Input System package: action maps and rebinding. The legacy Input Manager cannot rebind at runtime.';
+    expect(decision('new Input System it is; the legacy Input Manager goes.', input)).toMatchObject({
+      chosen: 'new Input System',
+      rejected: ['Input Manager'],
+    });
+    expect(decision('Sentry. Datadog has to go, too expensive.', 'Sentry is good for errors; Datadog does APM.')).toMatchObject({
+      chosen: 'Sentry',
+      rejected: ['Datadog'],
+    });
+    // Without a name turned down, or with a name the offer never wrote, a bare name decides nothing.
+    expect(decision('Pinia. The cart needs a look.', store)).toBeUndefined();
+    expect(decision("Zustand. We're not adding Vuex.", store)).toBeUndefined();
+    // "goes" only at a clause's end: "Redis goes down" turns nothing down; nor does "Everything goes".
+    expect(decision('Pinia. Redis goes down too often though.', store)).toBeUndefined();
+    expect(decision('Pinia. Everything goes.', store)).toBeUndefined();
+  });
+
   it('a name with agreement after it ("Oban, yes.") agrees to the proposal that named it', () => {
     const offer = "For the purge I'd use Oban: jobs persist in Postgres and survive deploys.";
     expect(decision('Oban, yes. Separately, the presence metadata needs a look.', offer)?.chosen).toBe('Oban');
