@@ -124,7 +124,8 @@ export async function search(query: Query, scope: SearchScope): Promise<RecallRe
 /**
  * A query's terms, each once with how often it was said (up to MAX_REPEAT), the first
  * MAX_QUERY_TERMS of them: scored once per saying, 6,000 times "alpha" took a /recall hook 23 s,
- * past its timeout; and a pasted page of code is no keyword search.
+ * past its timeout; and a pasted page of code is no keyword search. Its surface terms, as many at
+ * most (a word's forms, "tests testing tested", each have one).
  */
 function distinctTerms(text: string): { terms: string[]; raws: string[]; counts: number[]; surfaces: Array<{ term: string; of: string; count: number }> } {
   const allRaws: string[] = [];
@@ -142,8 +143,8 @@ function distinctTerms(text: string): { terms: string[]; raws: string[]; counts:
       const at = last === undefined ? undefined : index.get(last);
       if (last === undefined || at === undefined) continue;
       const s = surfaces.get(term);
-      if (s === undefined) surfaces.set(term, { term, of: last, count: 1 });
-      else s.count = Math.min(MAX_REPEAT, s.count + 1);
+      if (s !== undefined) s.count = Math.min(MAX_REPEAT, s.count + 1);
+      else if (surfaces.size < MAX_QUERY_TERMS) surfaces.set(term, { term, of: last, count: 1 });
       continue;
     }
     last = term;
