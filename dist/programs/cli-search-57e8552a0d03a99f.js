@@ -24,94 +24,199 @@ ${l}`:l)}finally{Ee(d)}},"appendLines");return{root:n,path:r,readJson(c,u){let d
 `),g=r-o-1-(u<t.length-1?c:0);if(f.length>g){a===0&&g>1&&(s.push(`${f.slice(0,g-1)}\u2026`),o+=g+1,a+=1);break}s.push(f),o+=f.length+1,a+=1}return a<t.length&&s.push(`(${t.length-a} more not shown: token budget)`),s.join(`
 `).trimEnd()}i(Vt,"renderResults");var Ro=i(e=>e.replace(/\s+/g," ").trim(),"oneLine"),Ao=120,To=i(e=>{let t=Ro(e).replace(/`/g,"'");return t.length>Ao?`${t.slice(0,Ao-1)}\u2026`:t},"echo");function yc(e,t){let n=Date.parse(e.timestamp);return{id:e.id,session:e.session,project:e.project??"",kind:e.type==="tool"?`tool:${e.tool??""}`:e.type,phase:e.phase??"",time:Number.isFinite(n)?n:0,files:e.files,lengths:t}}i(yc,"docOf");var Kt=2**20,zo=2**40,ur=class{static{i(this,"TermCounter")}names=[];ids=new Map;wordIds=new Map;counts=new Float64Array(1024);touched=[];count(t){let n=this.add(t.text,1),r=this.add(t.keywords.join(" "),Kt),s=this.add(t.files.join(" "),zo),o=this.touched.length,a=new Int32Array(o),c=new Float64Array(o);for(let u=0;u<o;u++){let d=this.touched[u];a[u]=d,c[u]=this.counts[d],this.counts[d]=0}return this.touched.length=0,{ids:a,packed:c,lengths:[n,r,s]}}add(t,n){let r=0;for(let s of Kn(t)){if(!Hn(s))continue;let o=this.wordIds.get(s);if(o===void 0){let a=Gn(s);o=[];for(let c=0;c<a.length;c+=2){let u=a[c],d=this.idOf(u);o.push(le(u)?~d:d)}this.wordIds.size>=wc&&this.wordIds.clear(),this.wordIds.set(s,o)}for(let a of o){let c=a<0?~a:a;this.counts[c]===0&&this.touched.push(c),this.counts[c]=this.counts[c]+n,a>=0&&(r+=1)}}return r}idOf(t){let n=this.ids.get(t);if(n===void 0&&(n=this.names.length,this.ids.set(t,n),this.names.push(t),n>=this.counts.length)){let r=new Float64Array(this.counts.length*2);r.set(this.counts),this.counts=r}return n}},wc=2e5,Ht=class{constructor(t=new ur){this.counter=t}counter;static{i(this,"SegmentBuilder")}docs=[];counted=[];add(t){let n=this.counter.count(t);this.addCounted(yc(t,n.lengths),n)}addCounted(t,n){this.docs.push(t),this.counted.push(n)}encode(){let t=this.counter.names,n=new Uint32Array(t.length);for(let{ids:c}of this.counted)for(let u=0;u<c.length;u++)n[c[u]]=n[c[u]]+1;let r=new Uint32Array(t.length),s=0;for(let c=0;c<n.length;c++)r[c]=s,s+=n[c];let o=new Uint32Array(s*L);this.counted.forEach(({ids:c,packed:u},d)=>{for(let l=0;l<c.length;l++){let f=c[l],g=u[l],p=r[f]*L;r[f]=r[f]+1,o[p]=d,o[p+1]=g%Kt,o[p+2]=Math.floor(g/Kt)%Kt,o[p+3]=Math.floor(g/zo)}});let a=new Map;for(let c=0;c<n.length;c++){let u=n[c];if(u===0)continue;let d=r[c]*L;a.set(t[c],o.subarray(d-u*L,d))}return Lt(this.docs,bo(a).map(([c,u])=>[c,Mt(u)]))}};function Po(e){let t=[];for(let{postings:n,remap:r}of e)for(let s=0;s<n.length;s+=L){let o=r[n[s]];o<0||t.push(o,n[s+1],n[s+2],n[s+3])}return t}i(Po,"concatPostings");var Co=4e3,xc=256*1024,kc=6e4,_c=/^[0-9a-f]{16}$/,Sc=2,$c=4e3;function Mo(e,t){let n=[],r=[],s=[],o=new Set;for(let a of F(e.path("sessions"))){if(Q(a)!==a)continue;o.add(a);let c=X(Me(e,a))?.size??0,u=t.catalogs[a]??0;c>u?(u===0||vc(Me(e,a),u)?n:r).push(a):c<u&&r.push(a)}for(let a of Object.keys(t.catalogs))o.has(a)||s.push(a);return{grown:n,reset:r,gone:s,present:[...o]}}i(Mo,"staleSessions");function vc(e,t){let n=J(e);if(n===void 0)return!1;try{return n.read(t-1,1)[0]===10}finally{n.close()}}i(vc,"endsLine");function Ec(e,t){return t.segments.every(({name:n})=>X(E(B(e),n))?.isFile()===!0)}i(Ec,"segmentsPresent");async function No(e,t,n={}){if(n.rebuild!==!0&&(n.repair??[]).length===0){let s=Dt(e,t,!1);if(s!==void 0){let{grown:o,reset:a,gone:c}=Mo(e,s);if(o.length===0&&a.length===0&&c.length===0&&Ec(e,s))return{indexed:0,complete:!0}}}return Nn(B(e)),await e.withLock(q(e),()=>{try{return Oo(e,t,n)}catch(s){if(!(s instanceof z)||n.rebuild===!0)throw s;return t.warn(`search index damaged (${s.message}); rebuilding it from the chunk files`),Oo(e,t,{...n,rebuild:!0})}},{waitMs:n.waitMs??5e3})??{indexed:0,complete:!1}}i(No,"refreshIndex");function Oo(e,t,n){let r=B(e),s=Dt(e,t),o=s===void 0||n.rebuild===!0||(n.repair??[]).some(d=>s?.segments.some(l=>l.name===d)),a=new Map;if(!o&&s!==void 0)for(let{name:d}of s.segments)try{let l=jt(e,d);if(l===void 0)throw new Error("missing");a.set(d,l)}catch(l){t.warn(`index segment ${d}: ${l.message}; rebuilding the index`),o=!0;break}if(o){for(let l of a.values())l.close();a.clear();let d=Math.max(s?.next??1,...F(r).map(l=>Number(/^seg-(\d+)\.bin$/.exec(l)?.[1]??0)+1));s={...Zt(),next:d},pe(e,s);for(let l of F(e.path("sessions")))ee(E(e.path("sessions",l),"index.json"))}let c=s??Zt(),u=new Set(c.segments.map(d=>d.name));for(let d of F(r))d!=="manifest.json"&&!d.endsWith(".lock")&&!u.has(d)&&ee(E(r,d));try{let{grown:d,reset:l,gone:f,present:g}=Mo(e,c);if(l.length>0||f.length>0){Ac(c,a,new Set([...l,...f]));for(let p of[...l,...f])delete c.catalogs[p],delete c.stalled?.[p],delete c.ahead?.[p];pe(e,c)}return Tc(e,t,c,a,o?g:[...d,...l],n)}finally{for(let d of a.values())d.close()}}i(Oo,"refreshLocked");function Ac(e,t,n){for(let{name:r}of e.segments){let s=t.get(r);if(s===void 0)continue;let o=new Set(s.footer.sessions.flatMap((u,d)=>n.has(u)?[d]:[]));if(o.size===0)continue;let a=new Set(e.deleted[r]??[]),c=s.session();for(let u=0;u<c.length;u++)o.has(c[u])&&a.add(u);e.deleted[r]=[...a].sort((u,d)=>u-d)}}i(Ac,"hideSessions");function Tc(e,t,n,r,s,o){let a=new Map,c={},u=0,d={left:o.deadline===void 0?Number.POSITIVE_INFINITY:1},l=i(()=>{a.size>0&&(u+=a.size,zc(e,n,r,[...a.values()],o.prebuilt),a.clear()),Object.assign(n.catalogs,c),pe(e,n),Xe(q(e)),Pc(e,t,n,r,{maxDocs:o.maxMergeDocs??Number.POSITIVE_INFINITY,deadline:o.deadline,upgrades:d})},"flush"),f=i(()=>o.deadline!==void 0&&Date.now()>o.deadline,"late"),g=!1;for(let p of s){if(f()){g=!0;break}let h=X(Me(e,p))?.size??0,b=n.catalogs[p]??0,_=new Set,S=Rc(e,t,n,p,b,h,a,_,o,$=>(c[p]=$,l(),f()));if(c[p]=S.offset,S.stopped){g=!0;break}if(b===0){let $=go(e,p),m=Io(e,p,h),x=S.offset<h?Io(e,p,S.offset,h):void 0,y=[];for(let w of $)_.has(w)||m.has(w)||Lo(e,t,p,w,a,o)==="ok"&&x?.has(w)===!0&&y.push(w);y.length>0&&(n.ahead={...n.ahead,[p]:{until:h,ids:y}})}a.size>=Co&&l()}return l(),{indexed:u,complete:!g}}i(Tc,"addNew");function Lo(e,t,n,r,s,o){if(!_c.test(r))return t.warn(`chunk ${n}/${r}: not a chunk id (16 hex characters); skipped`),"bad";let a=o.known?.get(r);if(a!==void 0&&a.session===n)return s.delete(r),s.set(r,a),"ok";let c=Ne(e,n,r);return c===void 0?"missing":c.ok&&c.chunk.id!==r?(t.warn(`chunk ${n}/${r}: its frontmatter names ${JSON.stringify(c.chunk.id)}; skipped`),"bad"):c.ok?(s.delete(r),s.set(r,c.chunk),"ok"):(t.warn(`chunk ${n}/${r}: ${c.reason}; skipped (ctxl reindex restores it from its transcript)`),o.onBad?.(n,r),"bad")}i(Lo,"addChunk");function Rc(e,t,n,r,s,o,a,c,u,d){let l=J(Me(e,r));if(l===void 0)return{offset:s,stopped:!1};let f;try{f=l.read(s,Math.min(o,l.size)-s)}finally{l.close()}let g=0,p=0,h=n.ahead?.[r],b=h===void 0?void 0:new Set(h.ids);try{for(;;){let _=f.indexOf(10,g);if(_===-1)break;let S=rr(f,g,_);S!==void 0?c.add(S):_>g&&(p+=1);let $=S!==void 0&&h!==void 0&&s+g<h.until&&b?.has(S)===!0;if(S!==void 0&&!$&&Lo(e,t,r,S,a,u)==="missing"){let m=n.stalled?.[r],x=Date.now(),y=f.length-g>=xc;if(m?.offset!==s+g&&!y)return n.stalled={...n.stalled,[r]:{offset:s+g,since:x}},{offset:s+g,stopped:!1};if(!y&&x-(m?.since??x)<kc)return{offset:s+g,stopped:!1};t.warn(`chunk ${r}/${S}: listed in the catalog but its file was never written; skipped`)}if(n.stalled?.[r]!==void 0&&delete n.stalled[r],g=_+1,a.size>=Co&&d(s+g))return{offset:s+g,stopped:!0}}return h!==void 0&&s+g>=h.until&&delete n.ahead?.[r],{offset:s+g,stopped:!1}}finally{p>0&&t.warn(`catalog of session ${r}: ${p} unreadable line(s) skipped; ctxl reindex lists the chunk files`)}}i(Rc,"readCatalog");function Io(e,t,n,r){let s=new Set,o=J(Me(e,t)),a=Math.min(r??Number.POSITIVE_INFINITY,o?.size??0);if(o===void 0||a<=n)return o?.close(),s;let c;try{c=o.read(n,a-n)}finally{o.close()}for(let u=0,d=c.indexOf(10);d!==-1;u=d+1,d=c.indexOf(10,u)){let l=rr(c,u,d);l!==void 0&&s.add(l)}return s}i(Io,"catalogIds");function zc(e,t,n,r,s){let o=s?.(r);if(o===void 0){let c=new Ht;for(let u of r)c.add(u);o=c.encode()}let a=r.map(c=>c.id);for(let{name:c}of t.segments){let u=n.get(c);if(u===void 0)continue;let d=new Set(t.deleted[c]??[]),l=d.size;for(let f of a){let g=u.findId(f);g>=0&&d.add(g)}d.size!==l&&(t.deleted[c]=[...d].sort((f,g)=>f-g))}dr(e,t,n,o,r.length)}i(zc,"writeSegment");function dr(e,t,n,r,s){let o=`seg-${String(t.next).padStart(6,"0")}.bin`;t.next+=1,Oe(E(B(e),o),r),t.segments.push({name:o,docs:s});let a=jt(e,o);return a!==void 0&&n.set(o,a),o}i(dr,"addSegment");function Pc(e,t,n,r,s){let{maxDocs:o}=s;for(;;){let a=n.segments.length,c=n.segments[a-2],u=n.segments[a-1];if(c===void 0||u===void 0||c.docs>Sc*u.docs||c.docs+u.docs>o)break;let d=r.get(c.name),l=r.get(u.name);if(d===void 0||l===void 0)break;let f;try{f=Zo([{reader:d,deleted:new Set(n.deleted[c.name]??[])},{reader:l,deleted:new Set(n.deleted[u.name]??[])}])}catch(b){throw b instanceof z?b:new z(`merging ${c.name} and ${u.name}: ${b.message}`)}let{bytes:g,docs:p}=f;n.segments.splice(a-2,2),delete n.deleted[c.name],delete n.deleted[u.name];let h=dr(e,n,r,g,p);pe(e,n);for(let b of[d,l])b.close(),r.delete(b.name),ee(E(B(e),b.name));t.debug(`index: merged ${c.name} and ${u.name} into ${h} (${p} docs)`),Xe(q(e))}Oc(e,t,n,r,s)}i(Pc,"mergeSmall");function Oc(e,t,n,r,s){let{maxDocs:o,deadline:a,upgrades:c}=s;for(let u=0;u<n.segments.length;u++){if(a!==void 0&&Date.now()>a)return;let d=n.segments[u],l=n.deleted[d.name]??[],f=r.get(d.name);if(f===void 0)continue;if(l.length>=d.docs){n.segments.splice(u,1),u-=1,delete n.deleted[d.name],pe(e,n),f.close(),r.delete(d.name),ee(E(B(e),d.name)),t.debug(`index: dropped ${d.name} (no live doc of its ${d.docs})`),Xe(q(e));continue}if(d.docs>o)continue;let g=l.length*4>=d.docs,p=f.footer.version!==rt,h=!g&&p&&c.left>0&&(a===void 0||d.docs<=$c);if(!g&&!h)continue;h&&(c.left-=1);let b;try{b=Zo([{reader:f,deleted:new Set(l)}])}catch($){throw $ instanceof z?$:new z(`compacting ${d.name}: ${$.message}`)}let _=dr(e,n,r,b.bytes,b.docs),S=n.segments.pop();S!==void 0&&n.segments.splice(u,1,S),delete n.deleted[d.name],pe(e,n),f.close(),r.delete(d.name),ee(E(B(e),d.name)),t.debug(`index: compacted ${d.name} into ${_} (${l.length} hidden docs dropped${p?", format updated":""})`),Xe(q(e))}}i(Oc,"compactHidden");function Zo(e){let t=[],n=e.map(({reader:o,deleted:a})=>{o.loadIds();let c=new Int32Array(o.docs).fill(-1);for(let u=0;u<o.docs;u++)a.has(u)||(c[u]=t.length,t.push(o.doc(u)));return c}),s=[...new Set(e.flatMap(o=>o.reader.bucketKeys()))].sort().map(o=>{let a=new Map;e.forEach(({reader:u},d)=>{let l=u.readBucket(o);if(l===void 0)return;let{head:f,postings:g}=l;f.terms.forEach((p,h)=>{let b=a.get(p);b===void 0&&(b=[],a.set(p,b)),b.push({postings:wo(g,f.starts[h],f.dfs[h],f.ends[h]),remap:n[d]})})});let c=[];for(let u of[...a.keys()].sort()){let d=Po(a.get(u)??[]);d.length>0&&c.push([u,d])}return c.length===0?void 0:[o,Mt(c)]});return{bytes:Lt(t,s.filter(o=>o!==void 0)),docs:t.length}}i(Zo,"mergeSegments");var Ic=.7,Cc=.35,Mc=[{name:"rule",asks:/(?<![\w./-])(?:allowed|allow|permitted|permission|forbidden|prohibited|rules?|policy|can (?:i|we|you)|could (?:i|we)|should (?:i|we|it|this|that|they|the|be)|may (?:i|we)|ok(?:ay)? to|fine to|(?:am i|are we|are you) (?:ok|okay|fine|happy) with|willing to)(?![\w/-]|\.\w)/,answers:"never always must rule avoid forbidden"},{name:"choice",asks:/(?<![\w./-])(?:choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settled?|decided?|decision|go(?:ing)? with|went with|opt(?:ed)? for|prefer(?:red)?|turn(?:ed)? down|instead|consider(?:ed|ing)?|alternatives?)(?![\w/-]|\.\w)/,answers:"instead decided chose switch rather rejected"},{name:"duration",asks:/(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently)(?![\w/-]|\.\w)/,answers:"minutes hours days weeks months years"},{name:"latest",asks:/(?<![\w./-])(?:these days|at the moment|at present|in the end|nowadays|currently|lately|any ?more)(?![\w/-]|\.\w)/,answers:"",framing:.1}];function Do(e,t){let n=e.toLowerCase(),r=new Set(t),s=[],o=new Map;for(let a of Mc){if(!a.asks.test(n))continue;let c=new Set(Z(n.replace(new RegExp(a.asks.source,"g")," ")));for(let u of n.matchAll(new RegExp(a.asks.source,"g")))for(let d of Z(u[0]))r.has(d)&&!c.has(d)&&o.set(d,a.framing??Cc);for(let u of Z(a.answers))r.has(u)||(r.add(u),s.push({term:u,weight:Ic}))}return{added:s,framing:o}}i(Do,"intentTerms");var lr=.4,Nc=`
 boss = manager = supervisor
-sibling: sister brother
-parent: mother father mom dad mum
-child = kid: son daughter baby
-spouse = partner: wife husband girlfriend boyfriend fiance fiancee
-relative: aunt uncle cousin niece nephew grandmother grandfather grandma grandpa
+sibling: sister brother stepsister stepbrother
+parent: mother father mom dad mum stepmom stepdad stepmother stepfather
+child = kid: son daughter baby toddler teenager teen stepson stepdaughter twins
+spouse = partner: wife husband girlfriend boyfriend fiance fiancee fianc\xE9 fianc\xE9e
+relative: aunt uncle cousin niece nephew grandmother grandfather grandma grandpa grandson granddaughter grandchild grandkid grandparent godmother godfather godson goddaughter
 friend = buddy = pal
 colleague = coworker = teammate
-pet: dog cat puppy kitten parrot hamster rabbit bird turtle
-instrument: piano guitar violin cello drums flute saxophone trumpet ukulele
-apartment = flat = condo
-rent = lease
-car = vehicle = automobile
+pet: dog cat puppy kitten parrot hamster rabbit bird turtle gerbil ferret gecko lizard goldfish tortoise budgie horse pony chinchilla hedgehog cockatiel
+instrument: piano guitar violin cello drums flute saxophone trumpet ukulele clarinet oboe harp banjo mandolin trombone viola harmonica accordion bass
+apartment = flat = condo = condominium
+rent = lease = tenancy: landlord landlady apartment flat condo
+car = vehicle = automobile: toyota honda ford tesla bmw audi volkswagen vw kia hyundai nissan mazda subaru volvo mercedes prius corolla civic
 bike = bicycle = cycling = cycle
-commute: bike bus train subway metro drive
-doctor = physician = gp
-dentist = dental
+commute: bike bus train subway metro drive tram tube ferry carpool
+doctor = physician = gp = specialist: dermatologist cardiologist neurologist psychiatrist orthopedist physiotherapist chiropractor optometrist ophthalmologist gynecologist gynaecologist obgyn pediatrician paediatrician allergist endocrinologist gastroenterologist urologist podiatrist audiologist oncologist rheumatologist
+dentist = dental: orthodontist hygienist cavity crown toothache invisalign retainer
 trip = travel = vacation = holiday = journey = getaway
-flight = fly = airline
-hotel = accommodation = lodging = airbnb
+flight = fly = airline: ryanair easyjet lufthansa klm emirates qantas jetblue southwest vueling wizzair aerlingus
+hotel = accommodation = lodging = airbnb = hostel = motel = guesthouse
 job = career = occupation
-salary = pay = wage = income = paycheck
+salary = pay = wage = income = paycheck = payslip = paystub = earn = compensation = pay rise = pay raise = salary increase: bonus overtime commission stipend
 price = cost = fee = charge
 money = cash = budget
-book = novel
+book = novel = manuscript: memoir biography thriller audiobook ebook kindle paperback hardback
 movie = film
 show = series
 song = music
-concert = gig
-sport: tennis soccer football basketball baseball golf volleyball hockey swimming
+concert = gig = recital
+sport: tennis soccer football basketball baseball golf volleyball hockey swimming rugby cricket badminton netball pickleball padel lacrosse softball climbing bouldering skiing snowboarding surfing archery karate judo taekwondo
 exercise = workout = training = gym
 jog = jogging = running
-race: marathon triathlon
-wedding = marriage = married
-birthday = anniversary
+race: marathon triathlon parkrun ultramarathon duathlon ironman
+wedding = marriage = married: bride groom bridesmaid groomsman reception venue honeymoon officiant
+birthday = anniversary = bday
 school = lesson
 university = college
 teacher = instructor = tutor = coach
 food = meal = dish = recipe
-allergy = allergic = intolerant
+allergy = allergic = intolerant: peanut nut gluten dairy lactose shellfish pollen hayfever
 color: red green blue yellow orange purple pink black white gray grey brown beige teal navy
-garden = yard
+garden = yard = gardening: lawn compost allotment greenhouse mowing weeding planting vegetable tomato herb flower shrub hedge bulb
 phone = mobile = cellphone = smartphone
 computer = laptop = pc = desktop
 weekend: saturday sunday
 weekday: monday tuesday wednesday thursday friday
 month: january february march april june july august september october november december
 season: spring summer autumn winter
-illness = sick = ill = flu
+illness = sick = ill = flu = sick leave = sick day: covid infection bronchitis pneumonia strep tonsillitis
 hobby = pastime
 language: english spanish french german italian japanese chinese portuguese korean
 city = town
 country = nation
-medicine = medication = meds = pill = prescription
+medicine = medication = meds = pill = prescription = capsule: ibuprofen paracetamol acetaminophen tylenol advil aspirin antibiotic amoxicillin insulin metformin sertraline lexapro prozac adderall ritalin levothyroxine statin inhaler antihistamine zyrtec claritin
 store = shop = supermarket = grocery
 gift = present
 restaurant = cafe = diner = bistro
 meal: breakfast lunch dinner brunch
-drink: coffee tea beer wine juice
+drink: coffee tea beer wine juice smoothie soda lemonade cocktail
 clothes = clothing = outfit: shirt dress jacket shoes jeans sweater coat
 shoes = sneakers = boots
 sofa = couch
-furniture: sofa couch chair desk bed wardrobe
-appliance: fridge refrigerator oven microwave dishwasher dryer
+furniture: sofa couch chair desk bed wardrobe bookcase bookshelf dresser armchair mattress sideboard nightstand
+appliance: fridge refrigerator oven microwave dishwasher dryer freezer kettle toaster stove cooktop hob blender vacuum hoover washer airfryer
 tv = television
 hike = hiking = trek
 camp = camping
-photo = picture = photograph
+photo = picture = photograph = photography = photographer
 exercise: yoga pilates swimming cycling running
 neighbor = neighbour
 appointment = booking = reservation
 company = employer = firm
 degree: bachelor master phd diploma
-loan = mortgage = debt
-hospital = clinic
+loan = mortgage = debt = home loan
+hospital = clinic = emergency room = urgent care
 surgery = operation
-injury = injured = hurt
+injury = injured = hurt: sprain fracture tendonitis concussion whiplash ligament hamstring
 pain = ache = sore
-diet = nutrition
-vitamin = supplement
-therapist = counselor = counsellor = psychologist
-party = celebration
+diet = nutrition = eat: keto vegan vegetarian paleo gluten dairy lactose protein hypoallergenic kibble
+vitamin = supplement: melatonin magnesium zinc creatine probiotic multivitamin omega
+therapist = counselor = counsellor = psychologist = therapy = counseling
+party = celebration: housewarming barbecue bbq reunion christening baptism shower bachelorette hen stag graduation birthday
 conference = summit = convention
 motorcycle = motorbike
 invoice = bill
-tax = taxes
+tax = taxes: hmrc irs accountant
 homework = assignment
 vegetarian = veggie
-dessert: cake pie cookie pudding
+dessert: cake pie cookie pudding brownie muffin cheesecake tiramisu crumble sundae
+debt = owe = owed = owing = arrears
+budget = spending = expenses = outgoings
+put aside = set aside = nest egg = savings account = emergency fund = rainy day: isa emergency invest deposit
+investment = invest = investor: stocks etf isa bonds bitcoin ethereum vanguard brokerage dividend
+pension = retirement = retirement fund: 401k ira roth sipp
+subscription = membership: netflix spotify hulu hbo disney youtube audible patreon
+insurance = insured = insurer: premium deductible copay
+bank: chase barclays hsbc monzo revolut santander lloyds natwest citi schwab nationwide halifax starling
+utility = utilities = utility bill = energy bill: electricity electric gas water broadband heating
+broadband = internet = wifi = fibre
+charity = donation = donate = fundraiser = fundraising
+refund = reimbursement = reimbursed = money back
+discount = coupon = voucher = promo = promo code
+annual = yearly = annually = per annum = per year
+monthly = per month = every month
+dose = dosage: mg milligram mcg
+pharmacy = pharmacist = chemist = drugstore: refill
+symptom: fever cough headache migraine nausea dizziness rash fatigue sneezing
+dizzy = dizziness = lightheaded = vertigo
+nausea = nauseous = queasy
+fatigue = exhausted = exhaustion
+diagnosis = diagnosed: diabetes asthma adhd autism arthritis hypertension eczema psoriasis celiac coeliac ibs endometriosis thyroid
+hypertension = blood pressure
+checkup = physical exam = annual physical
+bloodwork = blood test = blood work = lab results
+physio = physiotherapy = physiotherapist = rehab = physical therapy = physical therapist
+optician = optometrist = eye exam = eye test: glasses spectacles eyeglasses lenses
+vaccine = vaccination = vaccinated = jab = booster = immunization = immunisation
+pregnant = pregnancy: trimester ultrasound midwife obgyn
+fracture = broken bone = broken arm = broken leg = broken wrist = broken ankle
+wellbeing = mental health: anxiety anxious depression depressed burnout insomnia
+anxiety = anxious = panic attack
+vet = veterinarian = veterinary: spay neuter microchip flea worming heartworm booster
+dog: labrador retriever poodle beagle dachshund terrier spaniel collie corgi greyhound whippet schnauzer shepherd rottweiler
+cat: siamese ragdoll bengal sphynx
+groomer = grooming: haircut bath nails
+haircut = hairdresser = barber = salon = hairstylist
+kennel = cattery = pet sitter = dog sitter = dog walker
+rescue = shelter = adoption = adopted
+baby = newborn = infant
+babysitter = nanny = childminder = au pair
+daycare = nursery = childcare = preschool = kindergarten
+guest = invitee = attendee = invite = invitation = rsvp = headcount = guest list = save the date
+engaged = engagement = engagement ring = popped the question
+funeral = memorial = died = death = passed away
+graduation = graduate = commencement
+lesson = afterschool = extracurricular: ballet karate judo taekwondo gymnastics dance choir scouts swimming piano
+relocate = relocation = movers = moving house = moving day = moving company
+renovation = renovate = remodel = refurbish = refurb = diy
+contractor = tradesman = tradesperson = handyman: plumber electrician carpenter roofer plasterer locksmith tiler painter
+heating = boiler = furnace = hvac = central heating: radiator thermostat
+aircon = air conditioning = air conditioner
+room: bedroom bathroom kitchen lounge attic basement loft garage cellar hallway ensuite
+bathroom = restroom = toilet = loo = washroom = lavatory
+lounge = living room = sitting room
+house: bungalow cottage townhouse maisonette
+realtor = estate agent = letting agent = property agent
+deposit = down payment = security deposit
+housekeeper = maid = cleaning lady
+chore = housework: laundry vacuuming hoovering dusting ironing mopping dishes
+houseplant: monstera pothos succulent cactus fern orchid
+mechanic = car repair = auto repair = body shop
+petrol = fuel = diesel = gasoline
+dish: lasagna lasagne risotto stew pasta pizza tacos burrito sushi ramen salad stirfry chili casserole omelette pancakes
+cuisine: italian mexican thai indian chinese japanese korean french greek vietnamese lebanese ethiopian turkish spanish
+bake: bread sourdough cake muffin pastry
+takeaway = takeout: deliveroo doordash ubereats grubhub justeat
+coffee: espresso latte cappuccino americano macchiato
+alcohol = booze: beer whisky whiskey vodka rum cocktail cider prosecco champagne
+supermarket = grocery: tesco sainsburys asda aldi lidl waitrose morrisons ocado kroger safeway walmart costco wholefoods publix wegmans
+retailer = shopping: amazon ebay etsy ikea argos zara uniqlo
+rehearsal = rehearse = practise
+poem = poetry = poet
+diary = journal = journaling
+craft = handmade: knitting crochet sewing embroidery quilting pottery ceramics woodworking origami scrapbooking calligraphy watercolor watercolour
+boardgame = board game = tabletop: chess scrabble monopoly catan carcassonne wingspan
+gaming = videogame = video game: playstation xbox nintendo minecraft fortnite zelda pokemon
+puzzle: jigsaw crossword sudoku wordle
+dance = dancing: salsa ballet tango ballroom zumba
+theatre = theater = musical = broadway = west end
+smartwatch = fitness tracker: fitbit garmin whoop oura
+pb = personal best = personal record
+weightlifting = powerlifting = lifting = strength training: squat deadlift barbell dumbbell kettlebell
+swim = swimmer: pool laps freestyle breaststroke backstroke lifeguard
+transit = public transport = public transit: bus train subway metro tram tube underground ferry
+railcard = travelcard = rail pass = travel pass = season ticket = bus pass: oyster metrocard eurail interrail
+airport: heathrow gatwick stansted luton jfk laguardia newark ohare sfo lhr
+layover = stopover
+luggage = baggage = suitcase
+itinerary = travel plans
+taxi = cab = uber = lyft = rideshare = minicab
+accept = take the job = take the offer = took the job = took the offer
+decline = turn down = turned down
+interview: recruiter headhunter onsite
+recruiter = headhunter = recruitment
+job hunt = job search = job hunting: interview recruiter cv linkedin
+layoff = laid off = made redundant = redundancy
+resign = resignation = notice period = hand in notice
+rota = roster = shift pattern = work schedule
+wfh = work from home = working from home = working remotely
+pto = annual leave = time off = days off = vacation days = paid leave
+freelance = freelancer = self employed = consultant
+appraisal = performance review = annual review = perf review
+holiday: christmas xmas easter thanksgiving hanukkah diwali eid halloween passover ramadan
+christmas = xmas
 library = package = dependency = module = crate = gem
 http client: axios undici superagent ky ofetch httpx aiohttp urllib reqwest okhttp retrofit httpclient alamofire faraday httparty guzzle resty
 database = db = datastore: postgres postgresql mysql sqlite mongodb mariadb dynamodb cassandra cockroachdb couchdb couchbase firestore supabase mssql sqlserver scylladb cosmosdb tidb planetscale surrealdb
@@ -302,6 +407,30 @@ wear wore worn
 grow grew grown
 draw drew drawn
 choose chose chosen
+say said
+lend lent
+feed fed
+breed bred
+fight fought
+seek sought
+steal stole stolen
+shake shook shaken
+tear tore torn
+dig dug
+become became
+undergo underwent undergone
+withdraw withdrew withdrawn
+overpay overpaid
+drink drank drunk
+learn learnt
+burn burnt
+beat beaten
+blow blew blown
+lay laid
+rise risen
+ring rang rung
+outgrow outgrew outgrown
+forgive forgave forgiven
 `,Zc=.9,fr;function jo(e,t){let n=new Map;for(let r of t)for(let s=e.indexOf(r);s!==-1;s=e.indexOf(r,s+r.length)){let o=e.lastIndexOf(`
 `,s)+1;if(n.has(o))continue;let a=e.indexOf(`
 `,s);n.set(o,e.slice(o,a===-1?e.length:a))}return[...n].sort((r,s)=>r[0]-s[0]).map(([,r])=>r)}i(jo,"linesStarting");function Dc(e){let t=i(l=>` ${l.toLowerCase().split(`
