@@ -471,15 +471,18 @@ const RULED_OUT_AFTER = new RegExp(
   String.raw`\b(?:[Ww]e're|[Ww]e are|[Ww]e'll|[Ww]e will|[Ww]e|I'm|I am|I'll|I will|[Ll]et's)\s(?:not|never|no longer)\s(?:be\s)?(?:adding|using|going with|introducing|pulling in|bringing in|bringing back|adopting|add|use|introduce|adopt)\s(?:the\s)?\x60?(${NAME})`,
   'g',
 );
-/** "the legacy Input Manager goes", "Redis has to go": said of a name, at a clause's end. */
+/**
+ * "the legacy Input Manager goes", "Redis has to go": said of a name, at a clause's end, in a reply
+ * only ("the PR can go" ships it; an offer's "X goes" is as likely to say where it goes).
+ */
 const RULED_OUT_GOES = new RegExp(
-  String.raw`(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)(?:[Tt]he\s)?(?:(?:legacy|old|current|existing)\s)?\x60?(${NAME})\x60?\s(?:goes|has to go|must go|can go)(?=\s{0,3}(?:[.;,!—]|$))`,
+  String.raw`(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)(?:[Tt]he\s)?(?:(?:legacy|old|current|existing)\s)?\x60?(${NAME})\x60?\s(?:goes|has to go)(?=\s{0,3}(?:[.;,!—]|$))`,
   'g',
 );
 const NOT_A_NAME =
-  /^(?:this|that|it|these|those|there|here|which|what|everything|nothing|something|anything|either|neither|both|none|any|all|we|they|you|i|[a-z]+ing)$/i;
+  /^(?:this|that|it|these|those|there|here|which|what|everything|nothing|something|anything|either|neither|both|none|any|all|we|they|you|i|[a-z]+ing|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow)$/i;
 
-function ruledOut(text: string): string[] {
+function ruledOut(text: string, reply = false): string[] {
   const out: string[] = [];
   const plain = toPlain(text);
   const add = (x: string | undefined) => {
@@ -490,7 +493,7 @@ function ruledOut(text: string): string[] {
     out.push(name);
   };
   for (const m of plain.matchAll(RULED_OUT_BEFORE)) add(m[1]);
-  for (const m of plain.matchAll(RULED_OUT_GOES)) add(m[1]);
+  if (reply) for (const m of plain.matchAll(RULED_OUT_GOES)) add(m[1]);
   // After "not adding": a name only, the case of its first letter as written.
   for (const m of plain.matchAll(RULED_OUT_AFTER)) if (/^(?:[A-Z]|\S*[0-9@+#-])/.test(m[1] ?? '')) add(m[1]);
   return out;
@@ -504,16 +507,16 @@ const replyStart = (list: readonly Unit[]) =>
     .join(' ');
 
 /**
- * `a` and then the names of `b` it lacks (any case; "Input Manager" is in "legacy Input
- * Manager"), at most four, `chosen` left out.
+ * `a` and then the names of `b` it lacks (any case, and a qualifier before a name is no other
+ * name: "legacy Input Manager" is "Input Manager"; "React Native" is not "React"), at most four,
+ * `chosen` left out.
  */
 function withRuledOut(a: readonly string[], b: readonly string[], chosen: string | undefined): string[] {
   const out = [...a];
-  const words = (x: string) => ` ${x.toLowerCase()} `;
-  const same = (x: string, y: string) => words(x).includes(words(y)) || words(y).includes(words(x));
+  const bare = (x: string) => x.toLowerCase().replace(/^(?:(?:the|legacy|old|current|existing|new)\s)+/, '');
   for (const x of b) {
     if (out.length >= 4) break;
-    if (!out.some((y) => same(x, y)) && (chosen === undefined || words(chosen) !== words(x))) out.push(x);
+    if (!out.some((y) => bare(y) === bare(x)) && (chosen === undefined || bare(chosen) !== bare(x))) out.push(x);
   }
   return out;
 }
@@ -732,6 +735,11 @@ function pickOf(first: string): { name: string; agreed: boolean } | undefined {
   return { name: clause, agreed: AGREES.test(ack) || AGREES_AFTER.test(rest.slice(raw.length)) };
 }
 
+/** Whether `name` is a sentence of its own in `first`: followed, maybe by "it is", by . ; or !. */
+function standsAlone(first: string, name: string): boolean {
+  return new RegExp(`(?<![\\w-])${escapeRe(name)}(?:\\s{1,3}(?:it is|then|please))?\\s{0,3}[.;!](?:\\s|$)`, 'i').test(first);
+}
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** Whether `text` names `name` as a whole word (any case). */
 function names(text: string, name: string): boolean {
@@ -804,7 +812,7 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
     const fact: Fact = { kind: 'decision', text: proposal.text };
     const at = PROPOSAL.exec(proposal.plain)?.index ?? 0;
     const found = chosenAndRejected(proposal.plain, at);
-    const rejected = withRuledOut(found.rejected, [...ruledOut(answered), ...ruledOut(replyStart(list))], found.chosen);
+    const rejected = withRuledOut(found.rejected, [...ruledOut(answered), ...ruledOut(replyStart(list), true)], found.chosen);
     if (found.chosen) fact.chosen = found.chosen;
     if (rejected.length > 0) fact.rejected = rejected;
     return fact;
@@ -834,9 +842,11 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
   }
   // A bare name the offer wrote, set against one the reply turns down ("Pinia. We're not adding
   // Vuex", "new Input System it is; the legacy Input Manager goes"): a choice, however it was offered.
-  if (pick === undefined && bare !== undefined && namesAsName(answered, bare.name)) {
+  // The name stands alone, a sentence of its own ("Pinia.", "X it is;"): "README.md: fine. We're
+  // not using Docker" reports on a file and turns Docker down, it picks nothing.
+  if (pick === undefined && bare !== undefined && namesAsName(answered, bare.name) && standsAlone(first.plain, bare.name)) {
     const name = bare.name.toLowerCase();
-    if (ruledOut(replyStart(list)).some((x) => x.toLowerCase() !== name)) pick = bare.name;
+    if (ruledOut(replyStart(list), true).some((x) => x.toLowerCase() !== name)) pick = bare.name;
   }
   if (pick === undefined) return undefined;
   // A bare pick ("Pinia.") and the sentence after it, which says why or what was turned down.
@@ -845,7 +855,7 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
   const fact: Fact = { kind: 'decision', text, chosen: pick };
   // Beside the options offered, what the offer or the reply rules out ("Hystrix isn't an option",
   // "we're not adding Vuex").
-  const rejected = withRuledOut(alternatives(answered, pick), [...ruledOut(answered), ...ruledOut(replyStart(list))], pick);
+  const rejected = withRuledOut(alternatives(answered, pick), [...ruledOut(answered), ...ruledOut(replyStart(list), true)], pick);
   if (rejected.length > 0) fact.rejected = rejected;
   return fact;
 }

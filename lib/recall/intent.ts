@@ -24,7 +24,7 @@ interface Intent {
 const INTENTS: readonly Intent[] = [
   {
     name: 'rule',
-    asks: /(?<![\w./-])(?:allowed|allow|permitted|permission|forbidden|prohibited|rules?|policy|can (?:i|we|you)|could (?:i|we)|should (?:i|we|it|this|that|they|the|be)|may (?:i|we)|ok(?:ay)? to|fine to|(?:am i|are we|are you) (?:ok|okay|fine|happy) with|willing to)(?![\w/-]|\.\w)/,
+    asks: /(?<![\w./-])(?:allowed|allow|permitted|permission|forbidden|prohibited|rules?|policy|can (?:i|we|you)|could (?:i|we)|should (?:i|we|it|this|that|they|the|be)|may (?:i|we)|ok(?:ay)? to|fine to|(?:am i|are we|are you) (?:ok|okay|fine|happy) with(?= (?:\w+ ){0,3}\w+ing\b)|(?:am i|are we) willing to)(?![\w/-]|\.\w)/,
     answers: 'never always must rule avoid forbidden',
   },
   {

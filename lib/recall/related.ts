@@ -62,7 +62,7 @@ sport: tennis soccer football basketball baseball golf volleyball hockey swimmin
 exercise = workout = training = gym
 jog = jogging = running
 race: marathon triathlon parkrun ultramarathon duathlon ironman
-wedding = marriage = married: bride groom bridesmaid groomsman reception venue honeymoon officiant
+wedding = marriage = married: bride bridesmaid groomsman reception venue honeymoon officiant
 birthday = anniversary = bday
 school = lesson
 university = college
@@ -110,7 +110,7 @@ pain = ache = sore
 diet = nutrition = eat: keto vegan vegetarian paleo gluten dairy lactose protein hypoallergenic kibble
 vitamin = supplement: melatonin magnesium zinc creatine probiotic multivitamin omega
 therapist = counselor = counsellor = psychologist = therapy = counseling
-party = celebration: housewarming barbecue bbq reunion christening baptism shower bachelorette hen stag graduation birthday
+party = celebration: housewarming barbecue bbq reunion christening baptism shower bachelorette hen graduation birthday
 conference = summit = convention
 motorcycle = motorbike
 invoice = bill
@@ -123,10 +123,10 @@ budget = spending = expenses = outgoings
 put aside = set aside = nest egg = savings account = emergency fund = rainy day: isa emergency invest deposit
 investment = invest = investor: stocks etf isa bonds bitcoin ethereum vanguard brokerage dividend
 pension = retirement = retirement fund: 401k ira roth sipp
-subscription = membership: netflix spotify hulu hbo disney youtube audible patreon
-insurance = insured = insurer: premium deductible copay
+membership: netflix spotify hulu hbo disney youtube audible patreon
+insurance = insured = insurer: deductible copay
 bank: chase barclays hsbc monzo revolut santander lloyds natwest citi schwab nationwide halifax starling
-utility = utilities = utility bill = energy bill: electricity electric gas water broadband heating
+utility bill = energy bill: electricity electric gas water broadband heating
 broadband = internet = wifi = fibre
 charity = donation = donate = fundraiser = fundraising
 refund = reimbursement = reimbursed = money back
@@ -134,12 +134,12 @@ discount = coupon = voucher = promo = promo code
 annual = yearly = annually = per annum = per year
 monthly = per month = every month
 dose = dosage: mg milligram mcg
-pharmacy = pharmacist = chemist = drugstore: refill
+pharmacy = pharmacist = chemist = drugstore
 symptom: fever cough headache migraine nausea dizziness rash fatigue sneezing
 dizzy = dizziness = lightheaded = vertigo
 nausea = nauseous = queasy
-fatigue = exhausted = exhaustion
-diagnosis = diagnosed: diabetes asthma adhd autism arthritis hypertension eczema psoriasis celiac coeliac ibs endometriosis thyroid
+fatigue = exhaustion
+diagnosis: diabetes asthma adhd autism arthritis hypertension eczema psoriasis celiac coeliac ibs endometriosis thyroid
 hypertension = blood pressure
 checkup = physical exam = annual physical
 bloodwork = blood test = blood work = lab results
@@ -150,19 +150,19 @@ pregnant = pregnancy: trimester ultrasound midwife obgyn
 fracture = broken bone = broken arm = broken leg = broken wrist = broken ankle
 wellbeing = mental health: anxiety anxious depression depressed burnout insomnia
 anxiety = anxious = panic attack
-vet = veterinarian = veterinary: spay neuter microchip flea worming heartworm booster
-dog: labrador retriever poodle beagle dachshund terrier spaniel collie corgi greyhound whippet schnauzer shepherd rottweiler
+veterinarian = veterinary: spay neuter microchip flea worming heartworm booster
+dog: labrador poodle beagle dachshund terrier spaniel collie corgi greyhound whippet schnauzer shepherd rottweiler
 cat: siamese ragdoll bengal sphynx
-groomer = grooming: haircut bath nails
+groomer: haircut bath nails
 haircut = hairdresser = barber = salon = hairstylist
 kennel = cattery = pet sitter = dog sitter = dog walker
-rescue = shelter = adoption = adopted
+shelter = adoption
 baby = newborn = infant
 babysitter = nanny = childminder = au pair
 daycare = nursery = childcare = preschool = kindergarten
-guest = invitee = attendee = invite = invitation = rsvp = headcount = guest list = save the date
+guest = invitee = attendee = invite = invitation = rsvp = headcount = guest list
 engaged = engagement = engagement ring = popped the question
-funeral = memorial = died = death = passed away
+funeral = memorial = death = passed away
 graduation = graduate = commencement
 lesson = afterschool = extracurricular: ballet karate judo taekwondo gymnastics dance choir scouts swimming piano
 relocate = relocation = movers = moving house = moving day = moving company
@@ -170,29 +170,27 @@ renovation = renovate = remodel = refurbish = refurb = diy
 contractor = tradesman = tradesperson = handyman: plumber electrician carpenter roofer plasterer locksmith tiler painter
 heating = boiler = furnace = hvac = central heating: radiator thermostat
 aircon = air conditioning = air conditioner
-room: bedroom bathroom kitchen lounge attic basement loft garage cellar hallway ensuite
 bathroom = restroom = toilet = loo = washroom = lavatory
 lounge = living room = sitting room
 house: bungalow cottage townhouse maisonette
 realtor = estate agent = letting agent = property agent
 deposit = down payment = security deposit
 housekeeper = maid = cleaning lady
-chore = housework: laundry vacuuming hoovering dusting ironing mopping dishes
+housework: laundry vacuuming hoovering dusting ironing mopping dishes
 houseplant: monstera pothos succulent cactus fern orchid
 mechanic = car repair = auto repair = body shop
-petrol = fuel = diesel = gasoline
+petrol = fuel = gasoline
 dish: lasagna lasagne risotto stew pasta pizza tacos burrito sushi ramen salad stirfry chili casserole omelette pancakes
 cuisine: italian mexican thai indian chinese japanese korean french greek vietnamese lebanese ethiopian turkish spanish
-bake: bread sourdough cake muffin pastry
 takeaway = takeout: deliveroo doordash ubereats grubhub justeat
-coffee: espresso latte cappuccino americano macchiato
-alcohol = booze: beer whisky whiskey vodka rum cocktail cider prosecco champagne
+coffee: latte cappuccino americano macchiato
+alcohol = booze: beer whisky whiskey vodka cocktail cider prosecco champagne
 supermarket = grocery: tesco sainsburys asda aldi lidl waitrose morrisons ocado kroger safeway walmart costco wholefoods publix wegmans
-retailer = shopping: amazon ebay etsy ikea argos zara uniqlo
+retailer = shopping: ebay etsy ikea argos zara uniqlo
 rehearsal = rehearse = practise
-poem = poetry = poet
+poem = poet
 diary = journal = journaling
-craft = handmade: knitting crochet sewing embroidery quilting pottery ceramics woodworking origami scrapbooking calligraphy watercolor watercolour
+handmade: knitting crochet sewing embroidery quilting pottery ceramics woodworking origami scrapbooking calligraphy watercolor watercolour
 boardgame = board game = tabletop: chess scrabble monopoly catan carcassonne wingspan
 gaming = videogame = video game: playstation xbox nintendo minecraft fortnite zelda pokemon
 puzzle: jigsaw crossword sudoku wordle
@@ -200,8 +198,8 @@ dance = dancing: salsa ballet tango ballroom zumba
 theatre = theater = musical = broadway = west end
 smartwatch = fitness tracker: fitbit garmin whoop oura
 pb = personal best = personal record
-weightlifting = powerlifting = lifting = strength training: squat deadlift barbell dumbbell kettlebell
-swim = swimmer: pool laps freestyle breaststroke backstroke lifeguard
+weightlifting = powerlifting = strength training: squat deadlift barbell dumbbell kettlebell
+swim = swimmer: laps freestyle breaststroke backstroke lifeguard
 transit = public transport = public transit: bus train subway metro tram tube underground ferry
 railcard = travelcard = rail pass = travel pass = season ticket = bus pass: oyster metrocard eurail interrail
 airport: heathrow gatwick stansted luton jfk laguardia newark ohare sfo lhr
@@ -438,7 +436,6 @@ beat beaten
 blow blew blown
 lay laid
 rise risen
-ring rang rung
 outgrow outgrew outgrown
 forgive forgave forgiven
 `;

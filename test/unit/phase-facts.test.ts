@@ -497,6 +497,22 @@ describe('userFacts: a reply that decides, read with the message it answers', ()
     // "goes" only at a clause's end: "Redis goes down" turns nothing down; nor does "Everything goes".
     expect(decision('Pinia. Redis goes down too often though.', store)).toBeUndefined();
     expect(decision('Pinia. Everything goes.', store)).toBeUndefined();
+    // "can go" ships a thing; a name that does not stand alone reports, it does not pick; nor is
+    // a day a name turned down; an offer's own "X goes" turns nothing down.
+    expect(decision('Stripe. The PR can go.', 'Stripe handles the payments; the PR is ready.')).toBeUndefined();
+    expect(decision("README.md: fine. We're not using Docker anymore, so drop that section.", 'I updated README.md and the Dockerfile.')).toBeUndefined();
+    expect(decision('Grafana. Friday goes.', 'Grafana dashboards are ready for Friday.')).toBeUndefined();
+    expect(decision('Pinia.', 'Should we use Pinia or Vuex? Once you pick, the PR goes.')?.rejected).toEqual(['Vuex']);
+  });
+
+  it('a name turned down is another name unless only a qualifier sets them apart', () => {
+    expect(decision("Flutter. We're not adding React to the web app either.", 'Flutter or React Native for the mobile app?')?.rejected).toEqual([
+      'React Native',
+      'React',
+    ]);
+    expect(
+      decision('new Input System it is; the legacy Input Manager goes.', 'Do you want the new Input System or keep the legacy Input Manager?')?.rejected,
+    ).toEqual(['legacy Input Manager']);
   });
 
   it('a name with agreement after it ("Oban, yes.") agrees to the proposal that named it', () => {

@@ -13,6 +13,7 @@ describe('intentsOf', () => {
     ['should the generated folder be committed', ['rule']],
     ['what is the rule about dropping columns', ['rule']],
     ['am I ok with storing tokens on the device', ['rule']],
+    ['where am I ok with the app keeping credentials', ['rule']],
     ['how are we willing to ship changes to production', ['rule']],
     ['which http library did we choose', ['choice']],
     ['which calendar widget did we settle on', ['choice']],
@@ -35,6 +36,9 @@ describe('intentsOf', () => {
     'the rules.ts file',
     'is it ok now',
     'are we ok on disk space',
+    'are we ok with the current latency',
+    'are we fine with 2 replicas',
+    'how much is the customer willing to spend',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").

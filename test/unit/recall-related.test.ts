@@ -38,9 +38,29 @@ describe('relatedTerms', () => {
     for (const n of names) expect(tokenize(n), n).toHaveLength(2);
     // Stems that are everyday words of a coding session or a chat in their own right.
     const common = new Set(
-      tokenize('set plan save class course may fall lib home var got fetch left made found get build api sat strip profile alert template mis polar'),
+      tokenize(
+        'set plan save class course may fall lib home var got fetch left made found get build api sat strip profile alert template mis polar ' +
+          'range stage pool exhaust diagnose vet room utility subscription refill retriever rescue adopt died premium lift bake chore groom espresso rum craft',
+      ),
     );
     for (const w of words) expect(common.has(tokenize(w)[0] as string), w).toBe(false);
+  });
+
+  it.each([
+    ['which stage of the pipeline failed', ['party', 'celebration']],
+    ['how did we fix the leak in the worker pool', ['swim', 'swimmer']],
+    ['why does go vet complain', ['veterinarian', 'flea']],
+    ['what date range does the report cover', ['ring', 'rung']],
+    ['the worker process died', ['funeral', 'memorial']],
+    ['the utility function for dates', ['electricity', 'gas']],
+    ['graphql subscription events', ['netflix', 'spotify']],
+    ['chat room over the websocket', ['bedroom', 'kitchen']],
+    ['why did poetry install fail', ['poem', 'poet']],
+    ['chore commits in the changelog', ['laundry', 'housework']],
+    ['backlog grooming notes', ['haircut', 'wedding']],
+  ])('an everyday word does not come with a coding question: %j', (q, unwanted) => {
+    const got = related(q);
+    for (const w of unwanted) expect(got, w).not.toContain(term(w));
   });
 
   it('names a library or tool by its category, across ecosystems, and a member brings a one-word kind', () => {
