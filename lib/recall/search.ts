@@ -140,8 +140,7 @@ function distinctTerms(text: string): { terms: string[]; raws: string[]; counts:
   for (let i = 0; i < all.length; i++) {
     const term = all[i] as string;
     if (isSurface(term)) {
-      const at = last === undefined ? undefined : index.get(last);
-      if (last === undefined || at === undefined) continue;
+      if (last === undefined || !index.has(last)) continue;
       const s = surfaces.get(term);
       if (s !== undefined) s.count = Math.min(MAX_REPEAT, s.count + 1);
       else if (surfaces.size < MAX_QUERY_TERMS) surfaces.set(term, { term, of: last, count: 1 });
