@@ -475,8 +475,11 @@ const RULED_OUT_AFTER = new RegExp(
  * "the legacy Input Manager goes", "Redis has to go": said of a name, at a clause's end, in a reply
  * only ("the PR can go" ships it; an offer's "X goes" is as likely to say where it goes).
  */
+/** Words before a name that name no other thing: "the legacy Input Manager" is "Input Manager". */
+const QUALIFIERS = 'the|legacy|old|current|existing|new';
+const LEADING_QUALIFIERS = new RegExp(`^(?:(?:${QUALIFIERS})\\s)+`);
 const RULED_OUT_GOES = new RegExp(
-  String.raw`(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)(?:[Tt]he\s)?(?:(?:legacy|old|current|existing)\s)?\x60?(${NAME})\x60?\s(?:goes|has to go)(?=\s{0,3}(?:[.;,!—]|$))`,
+  String.raw`(?:^|[.;:!?—(]\s{1,3}|,\s{1,3}|\b(?:and|but|so)\s)(?:(?:${QUALIFIERS})\s){0,2}\x60?(${NAME})\x60?\s(?:goes|has to go)(?=\s{0,3}(?:[.;,!—]|$))`,
   'g',
 );
 const NOT_A_NAME =
@@ -506,6 +509,9 @@ const replyStart = (list: readonly Unit[]) =>
     .map((u) => u.plain)
     .join(' ');
 
+/** What the offer rules out by name, then what the reply's first sentences do. */
+const ruledOutBoth = (list: readonly Unit[], answered: string) => [...ruledOut(answered), ...ruledOut(replyStart(list), true)];
+
 /**
  * `a` and then the names of `b` it lacks (any case, and a qualifier before a name is no other
  * name: "legacy Input Manager" is "Input Manager"; "React Native" is not "React"), at most four,
@@ -513,7 +519,7 @@ const replyStart = (list: readonly Unit[]) =>
  */
 function withRuledOut(a: readonly string[], b: readonly string[], chosen: string | undefined): string[] {
   const out = [...a];
-  const bare = (x: string) => x.toLowerCase().replace(/^(?:(?:the|legacy|old|current|existing|new)\s)+/, '');
+  const bare = (x: string) => x.toLowerCase().replace(LEADING_QUALIFIERS, '');
   for (const x of b) {
     if (out.length >= 4) break;
     if (!out.some((y) => bare(y) === bare(x)) && (chosen === undefined || bare(chosen) !== bare(x))) out.push(x);
@@ -812,7 +818,7 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
     const fact: Fact = { kind: 'decision', text: proposal.text };
     const at = PROPOSAL.exec(proposal.plain)?.index ?? 0;
     const found = chosenAndRejected(proposal.plain, at);
-    const rejected = withRuledOut(found.rejected, [...ruledOut(answered), ...ruledOut(replyStart(list), true)], found.chosen);
+    const rejected = withRuledOut(found.rejected, ruledOutBoth(list, answered), found.chosen);
     if (found.chosen) fact.chosen = found.chosen;
     if (rejected.length > 0) fact.rejected = rejected;
     return fact;
@@ -840,10 +846,9 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
       }
     }
   }
-  // A bare name the offer wrote, set against one the reply turns down ("Pinia. We're not adding
-  // Vuex", "new Input System it is; the legacy Input Manager goes"): a choice, however it was offered.
-  // The name stands alone, a sentence of its own ("Pinia.", "X it is;"): "README.md: fine. We're
-  // not using Docker" reports on a file and turns Docker down, it picks nothing.
+  // A bare name the offer wrote, standing alone as a sentence ("Pinia.", "X it is;") and set against
+  // one the reply turns down ("We're not adding Vuex", "the legacy Input Manager goes"): a choice,
+  // however it was offered. "README.md: fine. We're not using Docker" reports on a file; no pick.
   if (pick === undefined && bare !== undefined && namesAsName(answered, bare.name) && standsAlone(first.plain, bare.name)) {
     const name = bare.name.toLowerCase();
     if (ruledOut(replyStart(list), true).some((x) => x.toLowerCase() !== name)) pick = bare.name;
@@ -855,7 +860,7 @@ function replyDecision(list: readonly Unit[], answered: string): Fact | undefine
   const fact: Fact = { kind: 'decision', text, chosen: pick };
   // Beside the options offered, what the offer or the reply rules out ("Hystrix isn't an option",
   // "we're not adding Vuex").
-  const rejected = withRuledOut(alternatives(answered, pick), [...ruledOut(answered), ...ruledOut(replyStart(list), true)], pick);
+  const rejected = withRuledOut(alternatives(answered, pick), ruledOutBoth(list, answered), pick);
   if (rejected.length > 0) fact.rejected = rejected;
   return fact;
 }
