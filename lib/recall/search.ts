@@ -239,6 +239,9 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     if (aboutAssistant) {
       pullReplies(view, candidates, masks, acc);
       candidates = best(view, acc, want);
+    } else if (FIRST_PERSON.test(text) && !SECOND_PERSON.test(text)) {
+      pullTellers(view, candidates, masks, acc, (segment, doc) => chunkAt({ segment, doc, score: 0, time: 0 }));
+      candidates = best(view, acc, want);
     }
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...terms];
@@ -433,6 +436,65 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
 }
 
 /** A question of a date alone: the span's chunks, what the user said first (a day's requests say what it was about), then newest first. */
+/**
+ * For a question about the user ("what is my dog eating these days"): the user's message that each
+ * leading assistant reply answers (the last user chunk before it in that session, past any tool
+ * calls) scores at least TELLER_SHARE of the reply, when it tells something (a sentence that is no
+ * question or request). The user says a thing once in their own words ("the vet switched her to a
+ * hydrolyzed protein diet"); the reply restates it in the question's ("her food", "eating").
+ * A user's request before a reply ("any ideas for a wedding favour?") is left where it was.
+ */
+function pullTellers(
+  view: IndexView,
+  leading: readonly Candidate[],
+  masks: ReadonlyArray<Uint8Array | undefined>,
+  acc: Scores,
+  chunkAt: (segment: number, doc: number) => Chunk | undefined,
+): void {
+  let replies = 0;
+  for (const c of leading) {
+    if (replies >= TELLER_REPLIES) break;
+    const reader = (view.segments[c.segment] as (typeof view.segments)[number]).reader;
+    const kinds = reader.kindPhase();
+    const assistant = reader.footer.kinds.indexOf('assistant');
+    if (kindOrdinal(kinds[c.doc] as number) !== assistant) continue;
+    replies += 1;
+    const user = reader.footer.kinds.indexOf('user');
+    const sessions = reader.session();
+    const mask = masks[c.segment];
+    const scores = acc.perSegment[c.segment] as Float64Array;
+    for (let d = c.doc - 1; d >= Math.max(0, c.doc - REPLY_REACH); d--) {
+      if (sessions[d] !== sessions[c.doc]) break;
+      if (kindOrdinal(kinds[d] as number) !== user) continue;
+      if (mask !== undefined && mask[d] !== 1) break;
+      if (!tells(chunkAt(c.segment, d)?.text ?? '')) break;
+      const share = TELLER_SHARE * c.score;
+      if ((scores[d] as number) < share) {
+        if (scores[d] === 0) (acc.touched[c.segment] as number[]).push(d);
+        scores[d] = share;
+      }
+      break;
+    }
+  }
+}
+/** Of an assistant reply, the share of its score the user message it answers gets (then FIRST_PERSON_BOOST). */
+const TELLER_SHARE = 0.9;
+/** Leading assistant chunks whose user messages join. */
+const TELLER_REPLIES = 5;
+/** "you" in a question about the user asks what the assistant should do for them: their instruction, found by its own words. */
+const SECOND_PERSON = /(?<![\w'-])you(?![\w'-])/i;
+/** A sentence that asks or requests rather than tells. */
+const ASKING =
+  /^(?:what|which|who|whom|whose|when|where|why|how|can|could|would|should|shall|will|do|does|did|is|are|was|were|any|anything|ideas?|suggest|recommend|give me|tell me|help|please|list)\b/i;
+
+/** Whether a user's message tells something: one of its sentences is no question or request. */
+export function tells(text: string): boolean {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((x) => x.trim())
+    .some((x) => /\w/.test(x) && !x.endsWith('?') && !ASKING.test(x));
+}
+
 /**
  * For a question about what the assistant said: the assistant's reply to each of the leading user
  * chunks (the next assistant chunk of that session, past any tool calls) scores at least

@@ -28,7 +28,7 @@ import {
 } from '../../lib/index/segment.ts';
 import { startSegmentWorker } from '../../lib/index/segment-worker-client.ts';
 import { parseQuery } from '../../lib/recall/query.ts';
-import { cutOff, editDistance, type RecallResult, search } from '../../lib/recall/search.ts';
+import { cutOff, editDistance, type RecallResult, search, tells } from '../../lib/recall/search.ts';
 import { tryLock } from '../../lib/runtime/lock.ts';
 import type { Logger } from '../../lib/runtime/log.ts';
 import { openRangeReader, openStore, type Store, writeFileAtomic } from '../../lib/runtime/store.ts';
@@ -1210,6 +1210,34 @@ describe('a question about what the assistant said', () => {
     expect(refsOf(await find(store, log, 'what did you suggest I do about the flaky upload test?'))[0]).toBe(reply.id);
     // Asked about the test itself, the user's words and the tool output lead as before.
     expect(refsOf(await find(store, log, 'flaky upload test'))[0]).toBe(asked.id);
+  });
+});
+
+describe('a question about the user', () => {
+  it("ranks the user's own telling of a fact first when only the reply to it shares the question's words", async () => {
+    const { store, log } = setup();
+    const told = chunk('me-told', 'small change: the swim lessons moved to Thursdays at 4:45, the Tuesday class got cancelled', { type: 'user' });
+    const reply = chunk('me-reply', 'Thanks for the update: so the day your daughter is in the pool is Thursday now.', { type: 'assistant' });
+    const asked = chunk('me-asked', 'any ideas for the lesson nerves?', { type: 'user' });
+    const tool = chunk('me-tool', 'searched: beginner swimmer anxiety', { type: 'tool', tool: 'WebSearch' });
+    const advice = chunk('me-advice', 'For your daughter in the pool: short visits, play first, and praise every small step.', { type: 'assistant' });
+    writeChunks(store, 'sess-a', [told, reply, asked, tool, advice]);
+    const refs = refsOf(await find(store, log, 'what day is my daughter in the pool?'));
+    expect(refs.slice(0, 2)).toEqual([told.id, reply.id]);
+    // Asked for the latest, the newer reply may lead; the telling stays beside it.
+    expect(refsOf(await find(store, log, 'what day is my daughter in the pool these days?')).slice(0, 2)).toContain(told.id);
+    // A request before a reply ("any ideas…?") tells nothing: it is not pulled up past the tool call.
+    expect(refs).not.toContain(asked.id);
+    // "you": the question asks what the assistant should do; the user's words are found by their own.
+    expect(refsOf(await find(store, log, 'what should you keep in mind about my daughter in the pool?'))).not.toContain(told.id);
+  });
+
+  it('tells a statement from a question or a request', () => {
+    expect(tells('we locked the refi! 5.99% fixed')).toBe(true);
+    expect(tells('update on Pepper: the diet worked. what should she eat now?')).toBe(true);
+    expect(tells('should I take a job offer with a longer commute')).toBe(false);
+    expect(tells('any ideas for a wedding favour people actually want?')).toBe(false);
+    expect(tells('Can you suggest a route? Please keep it short.')).toBe(false);
   });
 });
 
