@@ -215,7 +215,8 @@ export function readTime(text: string, now: Date): TimeReading {
     return [day(days, days + 1)];
   });
   // "last weekend", "over the weekend", "this weekend": the latest Saturday and Sunday (this one on a weekend).
-  read(`${from}(last|this|the|over\\s+the)\\s+weekend${to}`, (m) => {
+  // "The weekend before my first day" is the one before an event, not the latest: no span.
+  read(`${from}(last|this|the|over\\s+the)\\s+weekend${to}(?!\\s+(?:right\\s+|just\\s+)?(?:before|after)\\b)`, (m) => {
     const dow = today.getDay();
     const back = m[1] === 'last' ? (dow === 6 ? 7 : dow === 0 ? 8 : dow + 1) : dow === 6 ? 0 : dow === 0 ? 1 : dow + 1;
     return [day(back, 2)];

@@ -105,6 +105,10 @@ describe('timeSpans', () => {
     expect(spans('what did we do tuesday')).toEqual([day(2026, 10, 24)]);
     expect(spans('a couple of days ago')).toEqual([day(2026, 10, 27, 3)]);
     expect(spans('over the last weekend')).toEqual([day(2026, 10, 28, 2)]);
+    // The weekend before or after an event is not the latest one.
+    expect(spans('what was I cramming the weekend before my first day at the new job?')).toEqual([]);
+    expect(spans('what did I draft the weekend after my birthday')).toEqual([]);
+    expect(spans('what did I draft over the weekend, after the party')).toEqual([day(2026, 10, 28, 2)]);
     expect(spans('the past few days')).toEqual([day(2026, 10, 27, 4)]);
     expect(spans('in the last two weeks')).toEqual([day(2026, 10, 16, 15)]);
     expect(spans('where did we eat on the 14th')).toContainEqual(day(2026, 10, 14));
