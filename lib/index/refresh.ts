@@ -89,6 +89,12 @@ function staleSessions(store: Store, m: Manifest): { grown: string[]; reset: str
   return { grown, reset, gone, present: [...present] };
 }
 
+/** Sessions by when their catalog was last written, newest first (then by id). */
+function newestFirst(store: Store, ids: readonly string[]): string[] {
+  const written = new Map(ids.map((id) => [id, statSafe(catalogFile(store, id))?.mtimeMs ?? 0]));
+  return [...ids].sort((a, b) => (written.get(b) as number) - (written.get(a) as number) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** Whether the byte before `offset` is a newline. */
 function endsLine(file: string, offset: number): boolean {
   const source = openRangeReader(file);
@@ -179,8 +185,12 @@ function refreshLocked(store: Store, log: Logger, options: RefreshOptions): Refr
       }
       saveManifest(store, manifest);
     }
-    // A rebuild reads every session, also one whose catalog was lost (its files are listed).
-    return addNew(store, log, manifest, readers, fresh ? present : [...grown, ...reset], options);
+    // A rebuild reads every session, also one whose catalog was lost (its files are listed). Under
+    // a deadline, the most recently written first: a rebuild a hook's deadline stops (after an
+    // update changed the tokenizer, or a damaged index) has the sessions a /recall most likely asks
+    // about. Without one (the CLI), in name order, the same on every run.
+    const sessions = fresh ? present : [...grown, ...reset];
+    return addNew(store, log, manifest, readers, options.deadline === undefined ? sessions : newestFirst(store, sessions), options);
   } finally {
     for (const r of readers.values()) r.close();
   }

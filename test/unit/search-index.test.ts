@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogFile, chunkPath, writeChunks } from '../../lib/archive/archive-store.ts';
@@ -919,6 +919,32 @@ describe('refresh edge cases', () => {
     expect(await refreshIndex(store, log, { deadline: 0 })).toEqual({ indexed: 0, complete: false });
     expect(await refreshIndex(store, log)).toEqual({ indexed: 3, complete: true });
     expect(liveIds(store, log).sort()).toEqual(idsOf(list));
+  });
+
+  it('under a deadline reads the most recently written sessions first, so a rebuild it stops holds the current one', async () => {
+    const { store, log } = setup();
+    const at = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
+    for (const [session, minutes] of [
+      ['sess-a', 300],
+      ['sess-b', 1],
+      ['sess-c', 60],
+    ] as const) {
+      writeChunks(
+        store,
+        session,
+        [0, 1].map((i) => chunk(`order-${session}-${i}`, `text ${planted(270 + i)}`, { session })),
+      );
+      utimesSync(catalogFile(store, session), at(minutes), at(minutes));
+    }
+    await refreshIndex(store, log, { rebuild: true, deadline: Date.now() + 600_000 });
+    const view = openIndex(store, log);
+    try {
+      const reader = (view.segments[0] as (typeof view.segments)[number]).reader;
+      const order = [...reader.session()].map((ord) => reader.footer.sessions[ord]);
+      expect(order).toEqual(['sess-b', 'sess-b', 'sess-c', 'sess-c', 'sess-a', 'sess-a']);
+    } finally {
+      view.close();
+    }
   });
 
   it('a corrupt chunk file is logged and skipped without blocking the catalog; reindex picks it up once repaired', async () => {
