@@ -159,7 +159,7 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
         'run `ctxl reindex` (it removes them)',
       );
     if (leftovers.staleLocks > 0) notes.push(`${leftovers.staleLocks} lock(s) older than ${STALE_MS / 1000} s: the next run takes them over`);
-    // Archive jobs: waiting or running ones are only said; one set aside after three failed starts
+    // Archive jobs: waiting or running ones are only said; one set aside after three starts that added nothing
     // means an output that is not whole in L2.
     const jobs = listDir(join(data, 'jobs'));
     const failed = jobs.filter((name) => /\.json\.bad-/.test(name));
@@ -168,7 +168,7 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
     if (failed.length > 0)
       add(
         'jobs-failed',
-        `${failed.length} archive job(s) were set aside (three failed starts, or a file that is not JSON), so their outputs are not whole in L2 (${join(data, 'jobs', failed[0] as string)}${failed.length > 1 ? ', …' : ''})`,
+        `${failed.length} archive job(s) were set aside (three starts that archived nothing, or a file that is not JSON), so their outputs are not whole in L2 (${join(data, 'jobs', failed[0] as string)}${failed.length > 1 ? ', …' : ''})`,
         'see the log for why; then `ctxl run-job <file>` runs one again, or delete it',
       );
   }

@@ -27,16 +27,18 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
   const projectRoot = options.all ? undefined : findProjectRoot(options.cwd).root;
   const bad = new Map<string, Set<string>>();
   const onBad = (sessionId: string, id: string) => bad.set(sessionId, (bad.get(sessionId) ?? new Set()).add(id));
+  // First what a reindex killed while restoring left, so the rebuild sees the files as they will stay.
+  const finished = resumeRestores(cli, onBad);
   const done = await refreshIndex(cli.store, cli.log, { rebuild: true, waitMs: 60_000, onBad });
   if (!done.complete) throw new Error('the index is busy (another process holds its lock); try again');
   let temps = 0;
   for (const id of listDir(cli.store.path('sessions'))) temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
   temps += removeStaleTemps(cli.store.path('jobs'), cli.now.getTime());
   if (temps > 0) cli.log.info(`reindex: removed ${temps} temporary file(s) left by killed writers`);
-  const restored = await restoreDamaged(cli, bad);
+  const restored = finished + (await restoreDamaged(cli, bad));
   if (restored > 0) await refreshIndex(cli.store, cli.log, { waitMs: 60_000 });
   const { chunks, sessions } = archiveStats(cli.store, cli.log, projectRoot);
-  let damaged = 0;
+  let damaged = finished;
   for (const ids of bad.values()) damaged += ids.size;
   return { sessions, chunks, damaged, restored };
 }
@@ -87,6 +89,33 @@ async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<
       );
   }
   return restored;
+}
+
+/**
+ * What a reindex killed while restoring left: a damaged chunk file set aside (`<id>.md.damaged`).
+ * Rewritten whole since, the aside goes (and counts as restored); otherwise the chunk is damaged
+ * again for this run to restore, and the aside is the file as it was (a copy of the transcript's
+ * stub written meanwhile goes). Returns how many were finished.
+ */
+function resumeRestores(cli: CliEnv, onBad: (sessionId: string, id: string) => void): number {
+  let finished = 0;
+  for (const sessionId of listDir(cli.store.path('sessions'))) {
+    const dir = archiveDir(cli.store, sessionId);
+    for (const name of listDir(dir)) {
+      const id = /^([0-9a-f]{16})\.md\.damaged$/.exec(name)?.[1];
+      if (id === undefined) continue;
+      const file = join(dir, `${id}.md`);
+      if (pathExists(file) && restoredWhole(cli, sessionId, id)) {
+        removePath(join(dir, name));
+        finished += 1;
+        continue;
+      }
+      removePath(file);
+      onBad(sessionId, id);
+    }
+  }
+  if (finished > 0) cli.log.info(`reindex: finished ${finished} restore(s) a killed reindex had begun`);
+  return finished;
 }
 
 /** A rename that a file removed meanwhile does not fail. */

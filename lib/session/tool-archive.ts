@@ -52,6 +52,14 @@ interface JobHead {
   waiting?: true;
   /** The process working on it (a hook, or `ctxl run-job` once started): when it is gone, the job starts again at once. */
   owner?: { host: string; pid: number };
+  /**
+   * `owner` is the process that started the job's process (a hook, gone within moments): the job's
+   * process names itself owner when it begins. Still so HANDOFF_MS after the starter is gone, the
+   * job's process died before it began, and the job starts again.
+   */
+  handoff?: true;
+  /** The parts of its output on disk when it was last started: a run that added some made progress. */
+  parts?: number;
 }
 /** A persisted output: the job reads it from the client's file. */
 export type FileJob = JobHead & { kind: 'tool-output'; file: string };
@@ -377,9 +385,12 @@ const OWNED_JOB_MS = 30 * 60_000;
  */
 export function jobNeedsStart(job: ArchiveJob, ageMs: number): boolean {
   if (job.waiting === true) return true;
+  if (job.owner !== undefined && job.handoff === true) return (processGone(job.owner) && ageMs >= HANDOFF_MS) || ageMs >= STALE_JOB_MS;
   if (job.owner !== undefined) return processGone(job.owner) || ageMs >= OWNED_JOB_MS;
   return ageMs >= STALE_JOB_MS;
 }
+/** How long a started job's process has to name itself owner (a Node start takes well under a second). */
+const HANDOFF_MS = 10_000;
 /** A queued job names a file; a bigger job file is a spooled text, never queued. */
 const QUEUED_JOB_MAX_BYTES = 64 * 1024;
 const MAX_ATTEMPTS = 3;
@@ -432,13 +443,16 @@ export function claimJobs(env: SessionEnv, sessionId?: string): Array<{ file: st
       continue;
     }
     if (!jobNeedsStart(job, age)) continue;
-    const attempts = (job.attempts ?? 0) + 1;
+    // A run that died after it archived more parts made progress (killed, out of memory, its machine
+    // slept): only runs that added nothing count towards setting the job aside.
+    const parts = partsOnDisk(env, job);
+    const attempts = parts > (job.parts ?? 0) ? 1 : (job.attempts ?? 0) + 1;
     if (attempts > MAX_ATTEMPTS) {
       renamePath(file, `${file}.bad-${env.now().toISOString().replace(/[:.]/g, '-')}`);
       env.log.warn(`archive job ${file} failed ${MAX_ATTEMPTS} times; set aside`);
       continue;
     }
-    const claimed = { ...withoutRunState(job), attempts } as ArchiveJob;
+    const claimed = handedOff({ ...withoutRunState(job), attempts, parts } as ArchiveJob);
     env.store.writeJson(file, claimed);
     out.push({ file, job: claimed });
   }
@@ -450,10 +464,24 @@ export function ownedJob(job: ArchiveJob, owner: { host: string; pid: number }):
   return { owner, ...withoutRunState(job) } as ArchiveJob;
 }
 
+/** A job as the process that starts its process writes it: that process its owner until the job's own takes over. */
+function handedOff(job: ArchiveJob): ArchiveJob {
+  return { ...ownedJob(job, thisProcess()), handoff: true } as ArchiveJob;
+}
+
 /** A job without its queued mark and its owner. */
-function withoutRunState(job: ArchiveJob): Omit<ArchiveJob, 'waiting' | 'owner'> {
-  const { waiting: _waiting, owner: _owner, ...rest } = job;
+function withoutRunState(job: ArchiveJob): Omit<ArchiveJob, 'waiting' | 'owner' | 'handoff'> {
+  const { waiting: _waiting, owner: _owner, handoff: _handoff, ...rest } = job;
   return rest;
+}
+
+/** How many parts of a tool output job's output are on disk, from the first on (a transcript line's job: 0). */
+function partsOnDisk(env: SessionEnv, job: ArchiveJob): number {
+  if (job.kind === 'transcript-line') return 0;
+  const dir = archiveDir(env.store, job.sessionId);
+  let k = 0;
+  while (k < MAX_PARTS && pathExists(join(dir, `${toolPartId(chunkHash, job.sessionId, job.call.toolUseId, k)}.md`))) k += 1;
+  return k;
 }
 
 /** The owner at the head of a job file, read without the rest (a spooled text job is large). */
@@ -493,7 +521,7 @@ export const jobFile = (store: SessionEnv['store'], sessionId: string, toolUseId
 /** Write the job next to the session's files and start `node <cli> run-job <file>` detached. */
 async function startJob(env: SessionEnv, job: ArchiveJob, cliPath: string): Promise<void> {
   const file = jobFile(env.store, job.sessionId, job.call.toolUseId);
-  env.store.writeJson(file, job);
+  env.store.writeJson(file, handedOff(job));
   await spawnJob(env, file, job, cliPath);
 }
 

@@ -14,9 +14,10 @@ import { toolPartId } from '../../lib/archive/chunker.ts';
 import { chunkHash, sampleHash } from '../../lib/archive/hash.ts';
 import { thisProcess } from '../../lib/runtime/lock.ts';
 import { openStore } from '../../lib/runtime/store.ts';
-import { archiveSpooled, archiveToolCall, INLINE_TEXT_CHARS, jobFile, type ReadJob } from '../../lib/session/tool-archive.ts';
+import { archiveSpooled, archiveToolCall, claimJobs, INLINE_TEXT_CHARS, jobFile, type ReadJob } from '../../lib/session/tool-archive.ts';
 import { type BudgetSession, budgetSession, jsonOut, numberedLines, SYSTEM_TOKENS, textOfSize, tokensAt, WINDOW } from './helpers/budget.ts';
 import { captureLogger } from './helpers/logger.ts';
+import { distDir } from './helpers/paths.ts';
 import { readLog, runCli, runCliAsync, runHookAsync, runHookSync } from './helpers/proc.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -1506,6 +1507,78 @@ describe('archive jobs of stubbed outputs', () => {
     expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toContain('run-jobs');
   });
 
+  it("a job whose process died before it began (the job still its starter's) starts again ten seconds on, not a minute", async () => {
+    const t = session();
+    t.prompt('Read the generated module.');
+    t.fill(70);
+    t.say('Reading it.'); // the usage line that puts the Working zone at 70%
+    const file = join(t.project, 'generated.ts');
+    const content = numberedLines(3_000, 60, 'const generatedValue =');
+    writeFileSync(file, content);
+    // The hook from a copy of dist/ without cli.mjs: the job's process it starts dies at once.
+    const dist = join(t.project, '.dist-without-cli');
+    mkdirSync(join(dist, 'programs'), { recursive: true });
+    writeFileSync(join(dist, 'post-tool-use.mjs'), readFileSync(join(distDir, 'post-tool-use.mjs')));
+    for (const name of readdirSync(join(distDir, 'programs')).filter((n) => n.startsWith('post-tool-use-') && !n.startsWith('post-tool-use-failure')))
+      writeFileSync(join(dist, 'programs', name), readFileSync(join(distDir, 'programs', name)));
+    const input = {
+      session_id: t.sid,
+      transcript_path: t.transcript,
+      cwd: t.project,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: file },
+      tool_response: { type: 'text', file: { filePath: file, content, numLines: 3_000, startLine: 1, totalLines: 3_000 } },
+      tool_use_id: 'toolu_never_began',
+    };
+    const r = spawnSync(process.execPath, [join(dist, 'post-tool-use.mjs')], { input: JSON.stringify(input), env: t.env, cwd: t.project, encoding: 'utf8' });
+    expect(r.stdout).toContain('updatedToolOutput');
+    const job = jobFile(openStore(t.data, captureLogger()), t.sid, 'toolu_never_began');
+    expect(JSON.parse(readFileSync(job, 'utf8'))).toMatchObject({ owner: { pid: r.pid }, handoff: true });
+    // Just started: its process may still be starting.
+    t.say('Still reading.');
+    t.stop();
+    expect(existsSync(job)).toBe(true);
+    age(job, 11_000);
+    t.say('Done reading.');
+    t.stop();
+    expect(await waitFor(() => !existsSync(job))).toBe(true);
+    expect(
+      t
+        .toolParts('toolu_never_began')
+        .map((p) => p.text.slice(p.text.indexOf('\n\n') + 2))
+        .join('\n'),
+    ).toBe(content);
+  });
+
+  it('a run that died after it archived more parts does not count towards setting its job aside; one that added none does', () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    t.stop();
+    const store = openStore(t.data, captureLogger());
+    const env = { store, log: captureLogger(), now: () => new Date(), project: { root: t.project } };
+    const dir = join(t.data, 'sessions', t.sid, 'archived');
+    mkdirSync(dir, { recursive: true });
+    const part = (id: string, k: number) => writeFileSync(join(dir, `${toolPartId(chunkHash, t.sid, id, k)}.md`), 'part');
+    const jobs = join(t.data, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    // Three starts so far; two parts on disk when the last began, five now: it made progress.
+    const moving = join(jobs, `${t.sid}-toolu_moving.json`);
+    writeFileSync(moving, JSON.stringify({ ...jobOf(t, 'toolu_moving', 'x', 3), parts: 2 }));
+    for (let k = 0; k < 5; k++) part('toolu_moving', k);
+    // Three starts, two parts then and now: stuck.
+    const stuck = join(jobs, `${t.sid}-toolu_stuck.json`);
+    writeFileSync(stuck, JSON.stringify({ ...jobOf(t, 'toolu_stuck', 'x', 3), parts: 2 }));
+    for (let k = 0; k < 2; k++) part('toolu_stuck', k);
+    for (const f of [moving, stuck]) age(f, 5 * 60_000);
+    const claimed = claimJobs(env, t.sid);
+    expect(claimed.map((c) => [c.job.call.toolUseId, c.job.attempts, c.job.parts])).toEqual([['toolu_moving', 1, 5]]);
+    expect(claimed[0]?.job).toMatchObject({ owner: thisProcess(), handoff: true });
+    expect(existsSync(stuck)).toBe(false);
+    expect(readdirSync(jobs).some((n) => n.startsWith(`${t.sid}-toolu_stuck.json.bad-`))).toBe(true);
+  });
+
   it('a job that failed three times is set aside, not retried forever', () => {
     const t = session();
     t.prompt('Read the big module.');
@@ -1523,7 +1596,7 @@ describe('archive jobs of stubbed outputs', () => {
     expect(readLog(t.data).some((l) => l.msg.includes('failed 3 times; set aside'))).toBe(true);
     // ctxl doctor says so.
     const report = JSON.parse(runCli(['doctor', '--json'], t.env, t.project).stdout) as { problems: Array<{ code: string; message: string }> };
-    expect(report.problems.find((p) => p.code === 'jobs-failed')?.message).toMatch(/^1 archive job\(s\) were set aside \(three failed starts/);
+    expect(report.problems.find((p) => p.code === 'jobs-failed')?.message).toMatch(/^1 archive job\(s\) were set aside \(three starts that archived nothing/);
   });
 });
 

@@ -1898,6 +1898,30 @@ describe('the CLI as concurrent processes', () => {
     const text = runCli(['reindex', '--all'], env, root);
     expect(text.stdout.trim()).toBe(`index rebuilt: ${ids.length} chunks in 1 session(s)`);
   }, 60_000);
+
+  it('ctxl reindex finishes the restores of a reindex killed part-way: a file set aside and not written again, or written again and its aside left', () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    expect(runCli(['ingest', fixturePath('tomjnsn__agentlogs/crud.jsonl'), '--cwd', proj, '--json'], env, root).status).toBe(0);
+    const [sid] = readdirSync(join(data, 'sessions'));
+    const dir = join(data, 'sessions', sid as string, 'archived');
+    const ids = chunkIdsOnDisk(data);
+    const [gone, rewritten] = [ids[0], ids[Math.floor(ids.length / 2)]] as string[];
+    const sound = [gone, rewritten].map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'));
+    // The killed run had set both aside (damaged); it had written the second one again, not the first.
+    rmSync(join(dir, `${gone}.md`));
+    writeFileSync(join(dir, `${gone}.md.damaged`), (sound[0] as string).slice(0, 40));
+    writeFileSync(join(dir, `${rewritten}.md.damaged`), 'garbage');
+
+    const r = runCli(['reindex', '--all', '--json'], env, root);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ sessions: 1, chunks: ids.length, damaged: 2, restored: 2 });
+    expect([gone, rewritten].map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'))).toEqual(sound);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.damaged'))).toEqual([]);
+  }, 60_000);
 });
 
 // ---- 10. filters ----
