@@ -4,7 +4,7 @@
 // rewritten O(log n) times); a chunk listed again (its text or uuids changed) hides its older copy.
 // Everything can be rebuilt from the chunk files (`ctxl reindex`).
 import { join } from 'node:path';
-import { catalogFile, catalogLineId, listChunkIds, readChunk } from '../archive/archive-store.ts';
+import { archiveDir, catalogFile, catalogLineId, listChunkIds, readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
 import { touchLock } from '../runtime/lock.ts';
 import type { Logger } from '../runtime/log.ts';
@@ -84,14 +84,16 @@ function staleSessions(store: Store, m: Manifest): { grown: string[]; reset: str
     // read again from the start: read on from `done`, it would begin inside a line.
     if (size > done) (done === 0 || endsLine(catalogFile(store, id), done) ? grown : reset).push(id);
     else if (size < done) reset.push(id);
+    // Chunk files and no catalog, never read (a rebuild a deadline stopped before it): read its folder.
+    else if (size === 0 && m.catalogs[id] === undefined && statSafe(archiveDir(store, id))?.isDirectory() === true) reset.push(id);
   }
   for (const id of Object.keys(m.catalogs)) if (!present.has(id)) gone.push(id);
   return { grown, reset, gone, present: [...present] };
 }
 
-/** Sessions by when their catalog was last written, newest first (then by id). */
+/** Sessions by when their catalog (or, lost, their chunk folder) was last written, newest first (then by id). */
 function newestFirst(store: Store, ids: readonly string[]): string[] {
-  const written = new Map(ids.map((id) => [id, statSafe(catalogFile(store, id))?.mtimeMs ?? 0]));
+  const written = new Map(ids.map((id) => [id, statSafe(catalogFile(store, id))?.mtimeMs ?? statSafe(archiveDir(store, id))?.mtimeMs ?? 0]));
   return [...ids].sort((a, b) => (written.get(b) as number) - (written.get(a) as number) || (a < b ? -1 : a > b ? 1 : 0));
 }
 

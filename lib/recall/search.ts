@@ -23,7 +23,7 @@ import type { Store } from '../runtime/store.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
-import { asksForLatest, readTime, type TimeSpan, timeSpans, within } from './when.ts';
+import { asksForLatest, cut, type RelativeTime, readTime, relativeTime, type TimeSpan, timeSpans, within } from './when.ts';
 
 export interface RecallResult {
   ref: string;
@@ -170,9 +170,22 @@ interface Candidate {
   time: number;
 }
 
-function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[] {
-  const masks = view.segments.map((s) => docMask(s.reader, s.deleted, query, scope.projectRoot));
+function rank(view: IndexView, query: Query, scope: SearchScope, nested = false, given?: { spans: TimeSpan[]; event: ReadonlySet<string> }): RecallResult[] {
   const text = searchText(query);
+  if (!nested) {
+    // "What was I drafting the weekend after my birthday": the event's words date the span (the
+    // dates they name are the event's: "my trip in April"), then the question's own words are
+    // searched in it; the event's words would find the event, not what came of it.
+    const relative = relativeTime(text);
+    const spans = relative === undefined ? [] : eventSpans(view, query, scope, relative.relative, cut(text, [relative.at]));
+    if (relative !== undefined && spans.length > 0) {
+      const words = cut(text, [relative.at])
+        .split(/\s+/)
+        .filter((w) => w !== '');
+      return rank(view, { ...query, words }, scope, true, { spans, event: new Set(tokenize(relative.relative.event)) });
+    }
+  }
+  const masks = view.segments.map((s) => docMask(s.reader, s.deleted, query, scope.projectRoot));
   const { terms, raws, counts, surfaces } = distinctTerms(text);
   const aboutAssistant = terms.length > 0 && ASKS_ASSISTANT.test(text);
   // More than `limit`: the head is re-ranked (phrases, dates, "now", the first person), and a result
@@ -188,7 +201,9 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
     return read.get(key);
   };
   let candidates: Candidate[];
-  const when = terms.length === 0 ? { spans: [], rest: text } : readTime(text, scope.now);
+  const when = given !== undefined ? { spans: given.spans, rest: text } : terms.length === 0 ? { spans: [], rest: text } : readTime(text, scope.now);
+  // The event's words found the span; in it they count for less (the event's own saying is not what came of it).
+  const eventShare = (term: string) => (given?.event.has(term) === true ? EVENT_WORD_WEIGHT : 1);
   const spans = when.spans;
   // A question of a date and words that only frame it ("what happened on February 14th"): the span
   // is all it asks (its date words would find "the february invoice" of another day).
@@ -223,9 +238,9 @@ function rank(view: IndexView, query: Query, scope: SearchScope): RecallResult[]
       .filter((t) => !listed.has(t) && holds(view, t))
       .map((term) => ({ term, weight: DERIVED_WEIGHT }));
     const wanted: QueryTerm[] = [
-      ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: (framing.get(term) ?? 1) * (counts[i] ?? 1), exact: false })),
+      ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: (framing.get(term) ?? 1) * (counts[i] ?? 1) * eventShare(term), exact: false })),
       ...[...added, ...related, ...derived].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
-      ...surfaces.map(({ term, of, count }) => ({ term, raw: term, weight: SURFACE_WEIGHT * (framing.get(of) ?? 1) * count, exact: true })),
+      ...surfaces.map(({ term, of, count }) => ({ term, raw: term, weight: SURFACE_WEIGHT * (framing.get(of) ?? 1) * count * eventShare(of), exact: true })),
     ];
     const acc = newScores(view);
     score(view, wanted, masks, acc);
@@ -435,7 +450,6 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
   return head.sort((a, b) => b.c.score - a.c.score || b.c.time - a.c.time);
 }
 
-/** A question of a date alone: the span's chunks, what the user said first (a day's requests say what it was about), then newest first. */
 /**
  * For a question about the user ("what is my dog eating these days"): the user's message that each
  * leading assistant reply answers (the last user chunk before it in that session, past any tool
@@ -481,18 +495,24 @@ function pullTellers(
 const TELLER_SHARE = 0.9;
 /** Leading assistant chunks whose user messages join. */
 const TELLER_REPLIES = 5;
-/** "you" in a question about the user asks what the assistant should do for them: their instruction, found by its own words. */
-const SECOND_PERSON = /(?<![\w'-])you(?![\w'-])/i;
-/** A sentence that asks or requests rather than tells. */
-const ASKING =
-  /^(?:what|which|who|whom|whose|when|where|why|how|can|could|would|should|shall|will|do|does|did|is|are|was|were|any|anything|ideas?|suggest|recommend|give me|tell me|help|please|list)\b/i;
+/**
+ * "You" in a question about the user asks what the assistant should do for them ("what should you
+ * keep in mind when…"): their instruction, found by its own words. Not "what did I tell you".
+ */
+const SECOND_PERSON = /(?<![\w'-])(?<!(?:tell|told|telling|ask|asked|show|showed|give|gave|send|sent|remind|reminded|to)\s+)you(?![\w'-])/i;
+/** A sentence that asks: a question word before a verb or a subject ("how do", "what's"), or a verb before its subject ("can you"). */
+const QUESTION_START =
+  /^(?:(?:what|which|who|whom|whose|when|where|why|how)(?:'s|'re|\s+(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|have|has|had|much|many|long|often|about|if|to)\b)|(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|have|has|may|might)(?:n't)?\s+(?:i|you|we|he|she|it|they|there|this|that|my|your|our|the|a|an|any|anyone|someone)\b)/i;
+/** A sentence that requests: it starts with the verb ("draft an email", "fix the test", "please list…"); not one that is a noun as often ("update", "plan", "test"). */
+const REQUEST_START =
+  /^(?:please|pls|kindly|(?:draft|write|fix|make|create|add|remove|delete|run|show|tell|give|list|help|explain|suggest|recommend|remind|find|read|summari[sz]e|build|generate|translate|rewrite|edit|compare|describe|send|calculate|convert|refactor|implement|debug|install|deploy|try|let|think|consider|ideas?|any))\b/i;
 
-/** Whether a user's message tells something: one of its sentences is no question or request. */
+/** Whether a user's message tells something: one of its sentences is no question and no request. */
 export function tells(text: string): boolean {
   return text
     .split(/(?<=[.!?])\s+|\n+/)
     .map((x) => x.trim())
-    .some((x) => /\w/.test(x) && !x.endsWith('?') && !ASKING.test(x));
+    .some((x) => /\w/.test(x) && !x.endsWith('?') && !QUESTION_START.test(x) && !REQUEST_START.test(x));
 }
 
 /**
@@ -531,6 +551,7 @@ function pullReplies(view: IndexView, leading: readonly Candidate[], masks: Read
   }
 }
 
+/** A question of a date alone: the span's chunks, what the user said first (a day's requests say what it was about), then newest first. */
 function spanCandidates(view: IndexView, spans: readonly TimeSpan[], masks: ReadonlyArray<Uint8Array | undefined>, want: number): Candidate[] {
   const out: Candidate[] = [];
   view.segments.forEach((s, i) => {
@@ -544,6 +565,57 @@ function spanCandidates(view: IndexView, spans: readonly TimeSpan[], masks: Read
     }
   });
   return out.sort((a, b) => b.score - a.score || b.time - a.time).slice(0, want);
+}
+
+/**
+ * The span a time relative to an event covers: the event's words are searched on their own (with
+ * the question's other words when they start with a pronoun: "after it was finished"), and the
+ * leading hit dates the event: a day it names near its own time ("starting Monday 13 April",
+ * "flying out tomorrow"), or else its own day. No hit, no span.
+ */
+function eventSpans(view: IndexView, query: Query, scope: SearchScope, relative: RelativeTime, rest: string): TimeSpan[] {
+  const pronoun = /^(?:it|they|them|that|this|she|he|we)\b/.test(relative.event);
+  const others = rest.toLowerCase().replace(relative.event, ' ');
+  const words = (pronoun ? `${relative.event} ${others}` : relative.event).split(/\s+/).filter((w) => w !== '');
+  // "my birthday" is not a friend's: the user's own things, said as they are, lead.
+  const phrases = [...relative.event.matchAll(/(?<![\w'-])(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?/g)].map((m) => m[0]);
+  const [top] = rank(view, { ...query, words, phrases }, { ...scope, limit: 1 }, true);
+  if (top === undefined) return [];
+  const time = Date.parse(top.timestamp);
+  if (!Number.isFinite(time)) return [];
+  const read = readChunk(scope.store, top.sessionId, top.ref);
+  const day = eventDay(read?.ok === true ? read.chunk.text : '', time, relative.from < 0);
+  const at = new Date(day);
+  const shift = (n: number) => new Date(at.getFullYear(), at.getMonth(), at.getDate() + n).getTime();
+  return [{ start: shift(relative.from), end: shift(relative.to) }];
+}
+
+/** The weight of an event's words in the question once they have dated its span. */
+const EVENT_WORD_WEIGHT = 0.5;
+
+/** How far from its saying a date it names may be and still be the event's (plans are made weeks ahead). */
+const EVENT_DATE_BEFORE_DAYS = 3;
+const EVENT_DATE_AFTER_DAYS = 60;
+
+/**
+ * The day of the event a chunk speaks of (start of day, ms): the date it names nearest its own time
+ * within a few days before and two months after it (the first day of a range for a time before the
+ * event, "April 10 to 24"; the last for one after), "tomorrow" the next day, else its own day.
+ */
+function eventDay(text: string, time: number, before: boolean): number {
+  const own = new Date(time);
+  const today = new Date(own.getFullYear(), own.getMonth(), own.getDate()).getTime();
+  const DAY_MS = 86_400_000;
+  let best: number | undefined;
+  // "On the 14th" names no month: read in the chunk's month, it may be the wrong one.
+  for (const span of timeSpans(text.slice(0, MENTION_CHARS).replace(/(?<![\w-])on\s+the\s+\d{1,2}(?:st|nd|rd|th)(?![\w-])/gi, ' '), own)) {
+    if (span.end - span.start > 31 * DAY_MS) continue;
+    const day = before ? span.start : span.end - DAY_MS;
+    if (day < today - EVENT_DATE_BEFORE_DAYS * DAY_MS || day > today + EVENT_DATE_AFTER_DAYS * DAY_MS) continue;
+    if (best === undefined || Math.abs(day - today) < Math.abs(best - today)) best = day;
+  }
+  if (best !== undefined) return best;
+  return /(?<![\w-])tomorrow(?![\w-])/i.test(text.slice(0, MENTION_CHARS)) ? today + DAY_MS : today;
 }
 
 /** Characters of a chunk read for the dates it names. */

@@ -98,6 +98,51 @@ interface Found {
 export interface TimeReading {
   spans: TimeSpan[];
   rest: string;
+  /** A time said relative to an event ("the week after the bathroom was finished"). */
+  relative?: RelativeTime;
+}
+
+/**
+ * "The day before I flew out", "a few days after my interview": the event's words, and the days
+ * around the event's day that the span covers, [from, to), with a day of slack on the near side (an
+ * event's day is known from when it was spoken of, which may be the day before or after it).
+ */
+export interface RelativeTime {
+  event: string;
+  from: number;
+  to: number;
+}
+
+const RELATIVE_UNITS: Record<string, number> = { day: 1, night: 1, evening: 1, morning: 1, afternoon: 1, weekend: 8, week: 7, month: 31 };
+/** How many units: "a few days", "a couple of weeks", "three days" (longest first for the pattern). */
+const RELATIVE_COUNTS: Record<string, number> = { 'a few': 3, 'a couple of': 2, 'couple of': 2, several: 5, the: 1, ...NUMBER_WORDS };
+const RELATIVE_COUNT_WORDS = Object.keys(RELATIVE_COUNTS).sort((a, b) => b.length - a.length);
+/** "the day before", "a few days after", "two weeks before", "right after": then the event's words. */
+const RELATIVE = new RegExp(
+  `(?<![\\w-])(?<!(?:last|this|next|past|coming)\\s+)(?:(?:(${RELATIVE_COUNT_WORDS.join('|')}|\\d{1,2})\\s+)?(day|night|evening|morning|afternoon|weekend|week|month)s?|(right|just|shortly|soon))\\s+(?:right\\s+|just\\s+|shortly\\s+)?(before|after|prior\\s+to|following)\\s+(?!(?:that|this|then|it)\\s*(?:[,;?!.]|$)|(?:yesterday|today|tomorrow|last|next)\\b)([^,;?!.—–]+)`,
+);
+/** Where an event's words end: a question's own words start again ("… I told you something was hurting"). */
+const EVENT_END = /\s+(?:what|which|who|whom|where|why|how|i\s+(?:told|said|asked|mentioned)|you\s+(?:told|said|suggested|recommended))\b/;
+
+/** An event-relative time in a question, or undefined. */
+export function relativeTime(text: string): { relative: RelativeTime; at: [number, number]; whole: [number, number] } | undefined {
+  const lower = text.toLowerCase();
+  if (!/\b(?:before|after|prior|following)\b/.test(lower)) return undefined;
+  const m = RELATIVE.exec(lower);
+  if (m === null) return undefined;
+  const [, count, unit, near, direction, tail] = m;
+  let event = (tail as string).trim();
+  const end = EVENT_END.exec(event);
+  if (end !== null && end.index > 0) event = event.slice(0, end.index);
+  event = event.split(/\s+/).slice(0, 10).join(' ');
+  if (!/[a-z]{3}/.test(event)) return undefined;
+  const days = near !== undefined ? 2 : (RELATIVE_UNITS[unit as string] ?? 1) * (count === undefined ? 1 : (RELATIVE_COUNTS[count] ?? Number(count)));
+  const before = direction === 'before' || (direction as string).startsWith('prior');
+  const relative = before ? { event, from: -days - 1, to: 1 } : { event, from: 0, to: days + 2 };
+  const start = m.index;
+  const unitEnd = start + m[0].length - (tail as string).length;
+  const eventAt = lower.indexOf(event, unitEnd);
+  return { relative, at: [start, unitEnd], whole: [start, eventAt === -1 ? unitEnd : eventAt + event.length] };
 }
 
 /** The spans of time a question names, merged; empty when it names none. */
@@ -107,8 +152,10 @@ export function timeSpans(text: string, now: Date): TimeSpan[] {
 
 export function readTime(text: string, now: Date): TimeReading {
   const lower = text.toLowerCase();
-  if (!CUE.test(lower)) return { spans: [], rest: text };
-  const found: Found = { spans: [], taken: [] };
+  const relative = relativeTime(text);
+  if (!CUE.test(lower)) return relative === undefined ? { spans: [], rest: text } : { spans: [], rest: cut(text, [relative.at]), relative: relative.relative };
+  // The words that say how far from the event are no date of their own ("the weekend before …").
+  const found: Found = { spans: [], taken: relative === undefined ? [] : [relative.at] };
   const thisYear = now.getFullYear();
   const today = startOfDay(now);
   const tomorrow = shiftDays(today, 1);
@@ -215,8 +262,16 @@ export function readTime(text: string, now: Date): TimeReading {
     return [day(days, days + 1)];
   });
   // "last weekend", "over the weekend", "this weekend": the latest Saturday and Sunday (this one on a weekend).
-  // "The weekend before my first day" is the one before an event, not the latest: no span.
-  read(`${from}(last|this|the|over\\s+the)\\s+weekend${to}(?!\\s+(?:right\\s+|just\\s+)?(?:before|after)\\b)`, (m) => {
+  // "The weekend before last": the one before the latest.
+  read(`${from}the\\s+weekend\\s+before\\s+last${to}`, () => {
+    const dow = today.getDay();
+    return [day((dow === 6 ? 7 : dow === 0 ? 8 : dow + 1) + 7, 2)];
+  });
+  // "The weekend before my first day" is the one before an event, not the latest: no span ("last
+  // weekend, after the party" and "this weekend before the wedding" name theirs).
+  read(`${from}(last|this|the|over\\s+the)\\s+weekend${to}`, (m) => {
+    if ((m[1] === 'the' || (m[1] as string).startsWith('over')) && /^\s+(?:right\s+|just\s+)?(?:before|after)\b/.test(lower.slice(m.index + m[0].length)))
+      return [];
     const dow = today.getDay();
     const back = m[1] === 'last' ? (dow === 6 ? 7 : dow === 0 ? 8 : dow + 1) : dow === 6 ? 0 : dow === 0 ? 1 : dow + 1;
     return [day(back, 2)];
@@ -248,13 +303,20 @@ export function readTime(text: string, now: Date): TimeReading {
     if (back === 0) back = 7;
     return [day(back)];
   });
+  const reading: TimeReading = { spans: merge(found.spans), rest: cut(text, found.taken) };
+  if (relative !== undefined) reading.relative = relative.relative;
+  return reading;
+}
+
+/** The text without these ranges (each becomes a space). */
+export function cut(text: string, ranges: ReadonlyArray<[number, number]>): string {
   let rest = '';
   let last = 0;
-  for (const [a, b] of [...found.taken].sort((x, y) => x[0] - y[0])) {
+  for (const [a, b] of [...ranges].sort((x, y) => x[0] - y[0])) {
     rest += `${text.slice(last, a)} `;
     last = b;
   }
-  return { spans: merge(found.spans), rest: rest + text.slice(last) };
+  return rest + text.slice(last);
 }
 
 /**

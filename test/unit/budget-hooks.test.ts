@@ -1535,10 +1535,11 @@ describe('archive jobs of stubbed outputs', () => {
     expect(r.stdout).toContain('updatedToolOutput');
     const job = jobFile(openStore(t.data, captureLogger()), t.sid, 'toolu_never_began');
     expect(JSON.parse(readFileSync(job, 'utf8'))).toMatchObject({ owner: { pid: r.pid }, handoff: true });
-    // Just started: its process may still be starting.
+    // Just started: its process may still be starting, so the job is not claimed (no attempt counted).
     t.say('Still reading.');
     t.stop();
-    expect(existsSync(job)).toBe(true);
+    const after = JSON.parse(readFileSync(job, 'utf8')) as { owner: { pid: number }; attempts?: number; handoff?: true };
+    expect([after.owner.pid, after.attempts, after.handoff]).toEqual([r.pid, undefined, true]);
     age(job, 11_000);
     t.say('Done reading.');
     t.stop();

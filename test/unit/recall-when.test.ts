@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asksForLatest, describeSpans, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
+import { asksForLatest, describeSpans, readTime, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
 import { recallIds, recallSandbox, recallText } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -109,6 +109,10 @@ describe('timeSpans', () => {
     expect(spans('what was I cramming the weekend before my first day at the new job?')).toEqual([]);
     expect(spans('what did I draft the weekend after my birthday')).toEqual([]);
     expect(spans('what did I draft over the weekend, after the party')).toEqual([day(2026, 10, 28, 2)]);
+    // "Last" and "this" name the weekend whatever follows; "the weekend before last" is the one before it.
+    expect(spans('what did I cook last weekend after the party')).toEqual([day(2026, 10, 28, 2)]);
+    expect(spans('what did we eat this weekend before the wedding')).toEqual([day(2026, 10, 28, 2)]);
+    expect(spans('the weekend before last')).toEqual([day(2026, 10, 21, 2)]);
     expect(spans('the past few days')).toEqual([day(2026, 10, 27, 4)]);
     expect(spans('in the last two weeks')).toEqual([day(2026, 10, 16, 15)]);
     expect(spans('where did we eat on the 14th')).toContainEqual(day(2026, 10, 14));
@@ -174,6 +178,57 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     expect(recallText(home, ['--', 'what happened on February 20th 2025'])).toMatch(/^No archived context from 2025-02-20 matches/);
     // What is left of a contraction frames the question too.
     expect(order("what's happened on February 14th")).toEqual([ids.feb14]);
+  });
+});
+
+describe('a time relative to an event', () => {
+  it('reads how far before or after which event, and leaves the question its words', () => {
+    const read = (q: string) => readTime(q, now);
+    expect(read('what was I drafting the weekend after my birthday?')).toMatchObject({ spans: [], relative: { event: 'my birthday', from: 0, to: 10 } });
+    expect(read('a few days before I flew out with my sister I told you something was hurting — where was it?').relative).toEqual({
+      event: 'i flew out with my sister',
+      from: -4,
+      to: 1,
+    });
+    expect(read('what bugged me in the week after it was finished?').relative).toEqual({ event: 'it was finished', from: 0, to: 9 });
+    expect(read('the day before I left for my big trip in April, what was I deciding?').relative).toEqual({
+      event: 'i left for my big trip in april',
+      from: -2,
+      to: 1,
+    });
+    expect(read('what did we change right after the outage').relative).toEqual({ event: 'the outage', from: 0, to: 4 });
+    expect(read('two weeks after the launch what broke').relative).toEqual({ event: 'the launch', from: 0, to: 16 });
+    // Not an event: a time of its own, a pronoun alone, or no unit.
+    expect(read('the day before yesterday').relative).toBeUndefined();
+    expect(read('what did I do the day after that?').relative).toBeUndefined();
+    expect(read('run the tests after the build').relative).toBeUndefined();
+    expect(read('what did we decide before lunch').relative).toBeUndefined();
+  });
+
+  it('dates the event by where it was spoken of (a day it names, "tomorrow") and favours what was said in the span', () => {
+    const ids: Record<string, string> = {};
+    const home = tempDir();
+    // One line a day from 9 February 2025 (noon UTC).
+    const order = recallSandbox(
+      home,
+      'ffff7777-0000-4000-8000-000000000017',
+      (t) => {
+        ids.letter = t.user('drafting a cover letter');
+        t.assistant('Good luck with it.');
+        ids.toast = t.user("how do I write a toast for a friend's birthday");
+        t.assistant('Keep it short and warm.');
+        ids.birthday = t.user("it's my birthday tomorrow, dinner with friends on Saturday");
+        t.assistant('Happy birthday!');
+        t.user('what is a good stretch for tight hips');
+        t.assistant('Try the pigeon pose.');
+        t.user('how long do I boil an egg');
+        ids.speech = t.user("drafting Kavya's maid of honour speech today, with the story of the logging road");
+        t.assistant('Lovely story to open with.');
+      },
+      { start: Date.parse('2025-02-09T12:00:00.000Z'), stepMs: 86_400_000 },
+    );
+    expect(order('what was I drafting the weekend after my birthday?')[0]).toBe(ids.speech);
+    expect(order('what was I drafting the week before my birthday?')[0]).toBe(ids.letter);
   });
 });
 

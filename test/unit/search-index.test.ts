@@ -921,6 +921,20 @@ describe('refresh edge cases', () => {
     expect(liveIds(store, log).sort()).toEqual(idsOf(list));
   });
 
+  it('a session with chunk files and no catalog that no refresh has read yet is read from its folder', async () => {
+    const { store, log } = setup();
+    writeChunks(store, 'sess-live', [chunk('lost-live', `text ${planted(280)}`, { session: 'sess-live' })]);
+    await refreshIndex(store, log);
+    // Its catalog lost before any refresh read it (or a rebuild a deadline stopped never got to it).
+    const lost = [0, 1].map((i) => chunk(`lost-${i}`, `text ${planted(281 + i)}`, { session: 'sess-lost' }));
+    writeChunks(store, 'sess-lost', lost);
+    rmSync(catalogFile(store, 'sess-lost'));
+    expect(await refreshIndex(store, log)).toEqual({ indexed: 2, complete: true });
+    expect(refsOf(await find(store, log, planted(282)))).toEqual([lost[1]?.id]);
+    // Read once: the next refresh has nothing to do.
+    expect(await refreshIndex(store, log)).toEqual({ indexed: 0, complete: true });
+  });
+
   it('under a deadline reads the most recently written sessions first, so a rebuild it stops holds the current one', async () => {
     const { store, log } = setup();
     const at = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
@@ -1259,11 +1273,42 @@ describe('a question about the user', () => {
   });
 
   it('tells a statement from a question or a request', () => {
-    expect(tells('we locked the refi! 5.99% fixed')).toBe(true);
-    expect(tells('update on Pepper: the diet worked. what should she eat now?')).toBe(true);
-    expect(tells('should I take a job offer with a longer commute')).toBe(false);
-    expect(tells('any ideas for a wedding favour people actually want?')).toBe(false);
-    expect(tells('Can you suggest a route? Please keep it short.')).toBe(false);
+    for (const statement of [
+      'we locked the refi! 5.99% fixed',
+      'update on Pepper: the diet worked. what should she eat now?',
+      'When I took Pepper in on Monday, the vet switched her to a hydrolyzed protein diet.',
+      'Where we landed: 5.99% fixed for 30 years.',
+      "Can't believe it, the swim lessons moved to Thursdays at 4:45.",
+      'Which reminds me, the lease ends in June.',
+      'How it ended: we locked the refi at 5.99%.',
+    ])
+      expect(tells(statement), statement).toBe(true);
+    for (const asking of [
+      'should I take a job offer with a longer commute',
+      'any ideas for a wedding favour people actually want?',
+      'Can you suggest a route? Please keep it short.',
+      'Draft an email to the coach about the schedule change.',
+      'Fix the failing test in my parser.',
+      'Write me a haiku about my cat',
+      'Remind me what my dog eats',
+      'what is a good stretch for tight hips',
+      '',
+    ])
+      expect(tells(asking), asking).toBe(false);
+  });
+
+  it('pulls no request up, and reads "what did I tell you" as a question about the user', async () => {
+    const { store, log } = setup();
+    const order = chunk('me2-order', 'Draft an email to the coach about the schedule change.', { type: 'user' });
+    const email = chunk('me2-email', 'Here is the email: Hi Coach, my daughter is in the pool on Thursdays now, at 4:45.', { type: 'assistant' });
+    const told = chunk('me2-told', 'small change: the swim lessons moved to Thursdays at 4:45', { type: 'user', session: 'sess-b' });
+    const reply = chunk('me2-reply', 'Noted: your daughter is in the pool on Thursdays from now on.', { type: 'assistant', session: 'sess-b' });
+    writeChunks(store, 'sess-a', [order, email]);
+    writeChunks(store, 'sess-b', [told, reply]);
+    const refs = refsOf(await find(store, log, 'what day is my daughter in the pool?'));
+    expect(refs).not.toContain(order.id);
+    expect(refs).toContain(told.id);
+    expect(refsOf(await find(store, log, 'what day did I tell you my daughter is in the pool?'))).toContain(told.id);
   });
 });
 
