@@ -86,11 +86,14 @@ const COUNTED =
  * a part of the day, a year, an ordinal): most questions name no time, and compiling the patterns
  * costs a cold process 2–3 ms, a /recall hook's whole margin.
  */
-const CUE = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|day|week|month|year|ago|night|morning|afternoon|evening|(?:19|20)\d\d|\d(?:st|nd|rd|th)/;
+const CUE =
+  /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|day|week|month|year|ago|night|morning|afternoon|evening|spring|summer|autumn|fall|winter|christmas|xmas|halloween|thanksgiving|easter|(?:19|20)\d\d|\d(?:st|nd|rd|th)/;
 
 interface Found {
   spans: TimeSpan[];
   /** Where in the text each match was, so a shorter pattern does not read the same words again. */
+  read: Array<[number, number]>;
+  /** The words cut from the question: what was read, but a season's or a holiday's name. */
   taken: Array<[number, number]>;
 }
 
@@ -155,7 +158,7 @@ export function readTime(text: string, now: Date): TimeReading {
   const relative = relativeTime(text);
   if (!CUE.test(lower)) return relative === undefined ? { spans: [], rest: text } : { spans: [], rest: cut(text, [relative.at]), relative: relative.relative };
   // The words that say how far from the event are no date of their own ("the weekend before …").
-  const found: Found = { spans: [], taken: relative === undefined ? [] : [relative.at] };
+  const found: Found = { spans: [], read: relative === undefined ? [] : [relative.at], taken: relative === undefined ? [] : [relative.at] };
   const thisYear = now.getFullYear();
   const today = startOfDay(now);
   const tomorrow = shiftDays(today, 1);
@@ -171,7 +174,104 @@ export function readTime(text: string, now: Date): TimeReading {
     return (more.march === true && name === 'march') || titleCase(m, g);
   };
   const prepBefore = (m: RegExpExecArray) => new RegExp(`${PREPOSITION}\\s+(?:the\\s+)?$`).test(lower.slice(Math.max(0, m.index - 16), m.index));
-  const read = (source: string, spansOf: (m: RegExpExecArray) => TimeSpan[]) => each(lower, source, found, spansOf, today.getTime(), tomorrow);
+  const read = (source: string, spansOf: (m: RegExpExecArray) => TimeSpan[], closed = false, kept?: number) =>
+    each(lower, source, found, spansOf, today.getTime(), tomorrow, closed, kept);
+
+  // Ranges, closed at both ends ("from" here starts no span that runs on to today): "from March 20
+  // to 23", "March 28 – April 3", "between the 3rd and the 9th of March", "Friday 20th to Monday
+  // 23rd March", "from January to March". A month may be said once, on either side.
+  const weekday = `(?:(?:${WEEKDAYS.join('|')}),?\\s+)?`;
+  const point = `${weekday}(?:${MONTH}\\s+${DAY}|(?:the\\s+)?${DAY}(?:\\s+(of\\s+)?${MONTH})?)`;
+  // "March 3 and 9" is two days; "between March 3 and 9" is the days from one to the other.
+  const link = (m: RegExpExecArray) => m[1] === 'between' || !/\sand\s/.test(m[0]);
+  read(
+    `${WORD_START}(?:(from|between)\\s+)?${point}${RANGE_LINK}${point}${YEAR}${WORD_END}`,
+    (m) => {
+      // Groups: 1 lead; 2–6 the first point (month, day | day, of, month); 7–11 the second; 12 year.
+      const ordinal = /\d(?:st|nd|rd|th)/.test(m[0]);
+      const lead = m[1] !== undefined || prepBefore(m);
+      const months: Array<[number, boolean]> = [
+        [2, lead],
+        [6, m[5] !== undefined],
+        [7, lead],
+        [11, m[10] !== undefined],
+      ];
+      for (const [g, prep] of months)
+        if (m[g] !== undefined && !isMonth(m, g, { prep, year: m[12] !== undefined, ordinal, march: g === 2 || g === 7 })) return [];
+      const firstMonth = m[2] ?? m[6];
+      const secondMonth = m[7] ?? m[11] ?? firstMonth;
+      if (secondMonth === undefined || !link(m)) return [];
+      const month1 = monthOf(firstMonth ?? secondMonth);
+      const month2 = monthOf(secondMonth);
+      const [fromDay, toDay] = [Number(m[3] ?? m[4]), Number(m[8] ?? m[9])];
+      // A month said once is both ends' ("March 20 to 23"): "March 20 to 3" is no range.
+      if ((firstMonth === undefined) !== (m[7] === undefined && m[11] === undefined) && toDay < fromDay) return [];
+      return closedRange(years(m[12]), month1, fromDay, month2, toDay);
+    },
+    true,
+  );
+  read(
+    `${WORD_START}(?:(from|between)\\s+)?${MONTH}${RANGE_LINK}${MONTH}${YEAR}${WORD_END}`,
+    (m) => {
+      if (m[1] === undefined && m[4] === undefined && !prepBefore(m)) return [];
+      if (!link(m)) return [];
+      for (const g of [2, 3]) {
+        const name = m[g] as string;
+        if (AMBIGUOUS.has(name) && !FULL_NAMES.has(name) && !titleCase(m, g)) return [];
+      }
+      const month1 = monthOf(m[2] as string);
+      const month2 = monthOf(m[3] as string);
+      return years(m[4]).flatMap((y) => closedRange([y], month1, 1, month2, daysIn(y, month2)));
+    },
+    true,
+  );
+  // Seasons and holidays: "last summer", "in the winter", "the summer of 2025", "over Christmas",
+  // "last Thanksgiving". Their names stay words of the question ("what did I get my sister for
+  // Christmas" is answered by a chunk that says Christmas, not only by one said that day).
+  const latestEnded = (spanIn: (y: number) => TimeSpan) => {
+    for (let y = thisYear; y >= thisYear - 2; y--) if (spanIn(y).end <= today.getTime()) return [spanIn(y)];
+    return [];
+  };
+  const thisOne = (spanIn: (y: number) => TimeSpan) => {
+    // The one under way, else this year's (winter in January began the December before).
+    const t = today.getTime();
+    for (const y of [thisYear - 1, thisYear]) if (spanIn(y).start <= t && t < spanIn(y).end) return [spanIn(y)];
+    return [spanIn(thisYear)];
+  };
+  const seasonal = (spanIn: (y: number) => TimeSpan, which: string | undefined, year: string | undefined) => {
+    if (year !== undefined) return [spanIn(Number(year))];
+    if (which === 'this') return thisOne(spanIn);
+    if (which !== undefined) return latestEnded(spanIn);
+    return range(thisYear - YEARS_BACK, thisYear).map(spanIn);
+  };
+  // Spring and fall are also words of code ("Spring Boot", "fall back"): only with last/this, a
+  // year, or "the" after a preposition ("in the fall").
+  read(
+    `${WORD_START}(?:(last|this\\s+past|this|past)\\s+|((?:in|during|over|through|throughout)\\s+(?:the\\s+)?))?(spring|summer|autumn|fall|winter)(?:\\s+(?:of\\s+)?((?:19|20)\\d{2}))?${WORD_END}(?!\\s+(?:boot|framework|security|data|cloud|mvc|batch|integration|beans?|webflux|context|application|app|jpa|shell|kafka|session|back|through|over)\\b)`,
+    (m) => {
+      const [, which, prep, name, year] = m;
+      const codeWord = name === 'spring' || name === 'fall';
+      if (which === undefined && year === undefined && (prep === undefined || (codeWord && !/\sthe\s+$/.test(prep)))) return [];
+      const [first, last] = SEASONS[name as string] as [number, number];
+      return seasonal(
+        (y) => ({ start: new Date(y, first, 1).getTime(), end: new Date(y, last + 1, 1).getTime() }),
+        which === undefined ? undefined : which.startsWith('this') && which !== 'this past' ? 'this' : 'last',
+        year,
+      );
+    },
+    false,
+    3,
+  );
+  read(
+    `${WORD_START}(?:(last|this\\s+past|this|past)\\s+)?(${HOLIDAY})(?:\\s+(?:of\\s+)?((?:19|20)\\d{2}))?${WORD_END}`,
+    (m) => {
+      const [, which, name, year] = m;
+      const spanIn = holidayIn(name as string);
+      return spanIn === undefined ? [] : seasonal(spanIn, which === undefined ? undefined : which === 'this' ? 'this' : 'last', year);
+    },
+    false,
+    2,
+  );
 
   // "the first week of March", "mid-April", "late September 2025", "in late May"
   const weeks = Object.keys(WEEKS).join('|');
@@ -303,6 +403,10 @@ export function readTime(text: string, now: Date): TimeReading {
     if (back === 0) back = 7;
     return [day(back)];
   });
+  // "The other day": a day or so up to a week back. "A fortnight ago": the week around two weeks back.
+  read(`${from}the\\s+other\\s+day${to}`, () => [day(7, 7)]);
+  read(`${from}(?:a|one)\\s+fortnight\\s+ago${to}`, () => [day(17, 7)]);
+
   const reading: TimeReading = { spans: merge(found.spans), rest: cut(text, found.taken) };
   if (relative !== undefined) reading.relative = relative.relative;
   return reading;
@@ -364,15 +468,31 @@ export function within(spans: readonly TimeSpan[], t: number): boolean {
  * "after" runs on to today (from its latest occurrence); after "before", "until" or "by" it is no span
  * (what came before is most of an archive).
  */
-function each(text: string, source: string, found: Found, spansOf: (m: RegExpExecArray) => TimeSpan[], today: number, tomorrow: number): void {
+function each(
+  text: string,
+  source: string,
+  found: Found,
+  spansOf: (m: RegExpExecArray) => TimeSpan[],
+  today: number,
+  tomorrow: number,
+  closed: boolean,
+  kept: number | undefined,
+): void {
   const re = new RegExp(source, 'gd');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const from = m.index;
     const to = from + m[0].length;
-    if (found.taken.some(([a, b]) => from < b && to > a)) continue;
+    if (found.read.some(([a, b]) => from < b && to > a)) continue;
     let spans = spansOf(m);
     if (spans.length === 0) continue;
-    found.taken.push([from, to]);
+    found.read.push([from, to]);
+    const keep = kept === undefined ? undefined : m.indices?.[kept];
+    if (keep === undefined) found.taken.push([from, to]);
+    else found.taken.push([from, keep[0]], [keep[1], to]);
+    if (closed) {
+      found.spans.push(...spans);
+      continue;
+    }
     const lead =
       /^(since|from|after|before|until|till|by)\s/.exec(m[0])?.[1] ??
       /(?:^|\s)(since|from|after|before|until|till|by)\s+(?:the\s+)?$/.exec(text.slice(Math.max(0, from - 12), from))?.[1];
@@ -384,6 +504,77 @@ function each(text: string, source: string, found: Found, spansOf: (m: RegExpExe
     found.spans.push(...spans);
   }
 }
+
+/** Seasons by their first and last month (northern, meteorological); winter ends in the next year's February. */
+const SEASONS: Record<string, [number, number]> = { spring: [2, 4], summer: [5, 7], autumn: [8, 10], fall: [8, 10], winter: [11, 13] };
+
+const HOLIDAY =
+  "christmas\\s+eve|christmas(?:\\s+day)?|xmas|new\\s+year['’]?s\\s+eve|new\\s+year['’]?s(?:\\s+day)?|new\\s+year|valentine['’]?s(?:\\s+day)?|halloween|thanksgiving|easter";
+
+/** A holiday's days in a year, by its name as HOLIDAY matched it (Christmas: the 24th to the 26th). */
+function holidayIn(name: string): ((y: number) => TimeSpan) | undefined {
+  const days = (month: number, date: number, n: number) => (y: number) => daySpan(y, month, date, n);
+  const key = name.replace(/['’]/g, '').replace(/\s+/g, ' ');
+  if (key === 'christmas eve') return days(11, 24, 1);
+  if (key === 'christmas day') return days(11, 25, 1);
+  if (key === 'christmas' || key === 'xmas') return days(11, 24, 3);
+  if (key === 'new years eve') return days(11, 31, 1);
+  if (key === 'new years day') return days(0, 1, 1);
+  // "New Year" of a year: its eve and its first day.
+  if (key.startsWith('new year')) return (y) => daySpan(y - 1, 11, 31, 2);
+  if (key.startsWith('valentine')) return days(1, 14, 1);
+  if (key === 'halloween') return days(9, 31, 1);
+  // The fourth Thursday of November (US) and its long weekend.
+  if (key === 'thanksgiving') return (y) => daySpan(y, 10, 1 + ((4 - new Date(y, 10, 1).getDay() + 7) % 7) + 21, 4);
+  // Good Friday to Easter Monday.
+  if (key === 'easter')
+    return (y) => {
+      const [month, date] = easterSunday(y);
+      return daySpan(y, month, date - 2, 4);
+    };
+  return undefined;
+}
+
+/** Easter Sunday of a Gregorian year, [month (0-based), date] (the anonymous Gregorian computus). */
+function easterSunday(y: number): [number, number] {
+  const a = y % 19;
+  const b = Math.floor(y / 100);
+  const c = y % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const date = ((h + l - 7 * m + 114) % 31) + 1;
+  return [month - 1, date];
+}
+
+/** What joins the two ends of a range: a dash, or to, until, through, and ("and" after "between" only). */
+const RANGE_LINK = '(?:\\s*[-–]\\s*|\\s+(?:to|until|till|through|thru|and)\\s+)';
+/** Longest range, in days: a year. */
+const MAX_RANGE_DAYS = 366;
+
+/**
+ * Day `fromDay` of `fromMonth` to day `toDay` of `toMonth`, both included, ending in each of the years
+ * (a range that crosses New Year starts the year before). None when a day is no day of its month or
+ * the range is longer than a year.
+ */
+function closedRange(years: readonly number[], fromMonth: number, fromDay: number, toMonth: number, toDay: number): TimeSpan[] {
+  return years.flatMap((y) => {
+    const startYear = toMonth < fromMonth || (toMonth === fromMonth && toDay < fromDay) ? y - 1 : y;
+    if (fromDay < 1 || fromDay > daysIn(startYear, fromMonth) || toDay < 1 || toDay > daysIn(y, toMonth)) return [];
+    const start = new Date(startYear, fromMonth, fromDay).getTime();
+    const end = new Date(y, toMonth, toDay + 1).getTime();
+    return end - start > MAX_RANGE_DAYS * DAY_MS + HOUR_MS ? [] : [{ start, end }];
+  });
+}
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 function monthOf(name: string): number {
   return MONTHS.indexOf(name.slice(0, 3));

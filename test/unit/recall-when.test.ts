@@ -126,6 +126,57 @@ describe('timeSpans', () => {
     expect(spans('until February 14th')).toEqual([]);
   });
 
+  it('reads a range of days or months as one span, closed at both ends', () => {
+    for (const q of [
+      'what did I do from March 20 to 23',
+      'March 20-23',
+      'the trip from Friday 20th to Monday 23rd March',
+      'from the 20th to the 23rd of March',
+      '20 to 23 March',
+    ])
+      expect(inYear(q, 2025), q).toEqual([day(2025, 2, 20, 4)]);
+    expect(inYear('between March 3 and March 9', 2025)).toEqual([day(2025, 2, 3, 7)]);
+    expect(inYear('between the 3rd and the 9th of March', 2025)).toEqual([day(2025, 2, 3, 7)]);
+    expect(inYear('March 28 – April 3', 2025)).toEqual([day(2025, 2, 28, 7)]);
+    expect(spans('from March 28 to April 3, 2025')).toEqual([day(2025, 2, 28, 7)]);
+    // Across New Year: it starts the year before the one it ends in.
+    expect(inYear('December 28 to January 3', 2024)).toEqual([day(2024, 11, 28, 7)]);
+    expect(spans('from January to March 2025')).toEqual([day(2025, 0, 1, 31 + 28 + 31)]);
+    expect(spans('between Feb and April 2025')).toEqual([day(2025, 1, 1, 28 + 31 + 30)]);
+    expect(inYear('from January to March', 2024)).toEqual([day(2024, 0, 1, 31 + 29 + 31)]);
+    // "and" without "between" is two days; a month said once is no backward range.
+    expect(inYear('on March 3 and 9', 2025)).toEqual([day(2025, 2, 3)]);
+    expect(inYear('from March 3 to May 9', 2025)).toEqual([day(2025, 2, 3, 68)]);
+    expect(inYear('March 20 to 3', 2025)).toEqual([day(2025, 2, 20)]);
+    // Counts and code stay counts: no month is read.
+    for (const q of ['retries went from 2 to 3 may break the build', 'from 3 to 5 march steps', 'jan to mar columns']) expect(spans(q), q).toEqual([]);
+  });
+
+  it('reads seasons and holidays, and leaves their names words of the question', () => {
+    // In November, last summer is this year's: the latest that has ended.
+    expect(spans('where did we go last summer')).toEqual([day(2026, 5, 1, 30 + 31 + 31)]);
+    expect(spans('the summer of 2024')).toEqual([day(2024, 5, 1, 30 + 31 + 31)]);
+    expect(spans('in the spring of 2025')).toEqual([day(2025, 2, 1, 31 + 30 + 31)]);
+    expect(spans('this past winter')).toEqual([day(2025, 11, 1, 31 + 31 + 28)]);
+    expect(inYear('what did I do in the summer', 2024)).toEqual([day(2024, 5, 1, 30 + 31 + 31)]);
+    expect(spans('in the summer')).toHaveLength(11);
+    expect(spans('last Christmas')).toEqual([day(2025, 11, 24, 3)]);
+    expect(spans('on Christmas Eve 2024')).toEqual([day(2024, 11, 24)]);
+    expect(spans("on New Year's Eve 2024")).toEqual([day(2024, 11, 31)]);
+    expect(inYear('on Valentine’s Day', 2025)).toEqual([day(2025, 1, 14)]);
+    expect(spans('this Thanksgiving')).toEqual([day(2026, 10, 26, 4)]); // the fourth Thursday
+    expect(spans('easter 2025')).toEqual([day(2025, 3, 18, 4)]); // Good Friday to Easter Monday
+    expect(spans('a fortnight ago')).toEqual([day(2026, 10, 13, 7)]);
+    expect(spans('the other day')).toEqual([day(2026, 10, 23, 7)]);
+    expect(readTime('what did I get my sister for Christmas', now).rest).toContain('Christmas');
+    const rest = readTime('where did we go last summer', now).rest;
+    expect(rest).toContain('summer');
+    expect(rest).not.toContain('last');
+    // Spring and fall as words of code.
+    for (const q of ['in Spring Boot', 'in spring we autowire beans', 'the tests fall back to polling', 'spring cleaning of the repo', 'summer is a variable'])
+      expect(spans(q), q).toEqual([]);
+  });
+
   it('says in words how it read a date', () => {
     expect(describeSpans(spans('yesterday'), now)).toBe('2026-11-29');
     expect(describeSpans(spans('in the first week of March 2025'), now)).toBe('2025-03-01 to 2025-03-07');
