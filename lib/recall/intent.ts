@@ -14,12 +14,16 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'choice' | 'duration' | 'latest';
+  name: 'rule' | 'choice' | 'duration' | 'latest' | 'taste';
   asks: RegExp;
   answers: string;
   /** Weight of the question's own words the asks pattern matched (FRAMING_WEIGHT unless given). */
   framing?: number;
+  /** What the question must also say, anywhere. */
+  needs?: RegExp;
 }
+
+const shows = (intent: Intent, lower: string) => intent.asks.test(lower) && (intent.needs === undefined || intent.needs.test(lower));
 
 const INTENTS: readonly Intent[] = [
   {
@@ -42,6 +46,18 @@ const INTENTS: readonly Intent[] = [
     answers: 'minutes hours days weeks months years',
   },
   {
+    // "Can you recommend a podcast for me?", "what should I cook this weekend?", "any ideas for my
+    // sister's present?": the answer is what the user said they like, in their words ("I've been
+    // loving Korean food", "my favourite is…"), which rarely share the question's. First person
+    // only: "suggest a fix for the flaky test" asks for code, not a taste. A question of this kind
+    // has few words of its own, so a chunk that also says how the user feels is most likely it.
+    name: 'taste',
+    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|(?:would|might|will) i (?:like|enjoy|love)|(?:tips|ideas|advice) (?:for|on) (?:me|my|what)|what (?:should|could|can) i (?:watch|read|cook|make|try|buy|get|wear|play|listen to|do|visit|eat|bake|plant|gift|give))(?![\w/-]|\.\w)/,
+    // Not "what did you recommend I read": that asks what Claude said (search.ts reads it so).
+    needs: /^(?!.*\b(?:did you (?:recommend|suggest)|you (?:recommended|suggested))).*(?<![\w./-])(?:i|me|my|i'd|i'm)(?![\w/-])/s,
+    answers: 'love enjoy favorite favourite prefer fan',
+  },
+  {
     // "What am I paying these days?", "which offer did I take in the end?": the words of these
     // phrases say when, not what ("days" matched every "14-day pass"). Not now, right now or
     // still: the latest saying of a changed fact tends to hold them ("rent is £1,325 now").
@@ -61,7 +77,7 @@ export interface IntentTerm {
 /** The intents a query's wording shows. */
 export function intentsOf(text: string): Array<Intent['name']> {
   const lower = text.toLowerCase();
-  return INTENTS.filter((i) => i.asks.test(lower)).map((i) => i.name);
+  return INTENTS.filter((i) => shows(i, lower)).map((i) => i.name);
 }
 
 /**
@@ -74,7 +90,7 @@ export function intentTerms(text: string, queryTerms: readonly string[]): { adde
   const added: IntentTerm[] = [];
   const framing = new Map<string, number>();
   for (const intent of INTENTS) {
-    if (!intent.asks.test(lower)) continue;
+    if (!shows(intent, lower)) continue;
     // A word only frames the question where the question has it only in the phrase: "how many
     // days do we keep logs these days" asks about days.
     const outside = new Set(tokenize(lower.replace(new RegExp(intent.asks.source, 'g'), ' ')));

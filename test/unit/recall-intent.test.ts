@@ -24,6 +24,11 @@ describe('intentsOf', () => {
     ['how often does the nightly sync run', ['duration']],
     ['how much am I paying for the flat these days', ['latest']],
     ['which offer did I take in the end', ['latest']],
+    ['can you recommend a podcast for my commute', ['rule', 'taste']],
+    ['any suggestions for a weekend trip for me', ['taste']],
+    ['what should I cook for dinner tonight', ['rule', 'taste']],
+    ['would I like the new Zelda game', ['taste']],
+    ['any ideas for my sister’s birthday present', ['taste']],
   ])('%s → %j', (q, want) => {
     expect(intentsOf(q)).toEqual(want);
   });
@@ -39,6 +44,10 @@ describe('intentsOf', () => {
     'are we ok with the current latency',
     'are we fine with 2 replicas',
     'how much is the customer willing to spend',
+    // Taste is the user's: not code, not what Claude said before.
+    'suggest a fix for the flaky checkout test',
+    'which library did you recommend for dates',
+    'what did you suggest I read about caching',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
@@ -104,6 +113,18 @@ describe('ranking with intent words (ctxl recall)', () => {
     // Without a question, the shorter chunk that shares the words wins; asked as a rule, the rule does.
     expect(order('package release machine')[0]).toBe(mention);
     expect(order('can I release the package from my machine')[0]).toBe(rule);
+  });
+
+  it('a question asking what the user would like ranks what they said they love above a mere mention', () => {
+    let mention = '';
+    let taste = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-000000000006', (t) => {
+      mention = t.user('The podcast app crashed again when I opened it on the train.');
+      taste = t.user('On the train I mostly listen to podcasts about history, I love long episodes on ancient Rome.');
+      t.assistant('Unrelated: the deploy finished in 4 minutes.');
+    });
+    expect(order('podcast train')[0]).toBe(mention);
+    expect(order('can you recommend a podcast for my train ride')[0]).toBe(taste);
   });
 
   it('"these days" does not find every chunk that says days; "how long" finds the one with a duration', () => {
