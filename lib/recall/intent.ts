@@ -19,11 +19,33 @@ interface Intent {
   answers: string;
   /** Weight of the question's own words the asks pattern matched (FRAMING_WEIGHT unless given). */
   framing?: number;
-  /** What the question must also say, anywhere. */
-  needs?: RegExp;
+  /** What else the question must say, anywhere. */
+  needs?: (lower: string) => boolean;
+  /** Intents this one stands in for when both are read. */
+  displaces?: ReadonlyArray<Intent['name']>;
 }
 
-const shows = (intent: Intent, lower: string) => intent.asks.test(lower) && (intent.needs === undefined || intent.needs.test(lower));
+const FIRST_PERSON = /(?<![\w./-])(?:i|me|my|i'd|i'm|we|us|our|we'd)(?![\w/-])/;
+/** Not "what did you recommend I read": that asks what Claude said (search.ts reads it so). */
+const ASKS_WHAT_CLAUDE_SAID = /\b(?:did you (?:recommend|suggest)|you (?:recommended|suggested)|your (?:recommendation|suggestion))/;
+/** What a question of taste is about: leisure, food, gifts, outings. */
+const LEISURE = new RegExp(
+  `(?<![\\w./-])(?:${[
+    'movies?|films?|shows?|series|tv|netflix|books?|novels?|authors?|podcasts?|songs?|music|albums?|bands?|playlists?|concerts?|video ?games?|games?|board ?games?',
+    'restaurants?|cafes?|bars?|pubs?|recipes?|dish(?:es)?|meals?|dinner|lunch|breakfast|brunch|desserts?|snacks?|cook|bake|food|cuisine|eat|drinks?|wines?|beers?|cocktails?|coffee|tea',
+    'gifts?|presents?|birthday|anniversary|trips?|travel|holidays?|vacations?|destinations?|hotels?|visit|weekend|tonight|date night|activit(?:y|ies)|hobb(?:y|ies)|workouts?|exercises?|hikes?|hiking',
+    'outfits?|wear|clothes|shoes|plants?|gardens?|flowers?|museums?|theatre|theater|exhibitions?|crafts?|yarn|knitting|camping|day out|things to do',
+  ].join('|')})(?![\\w/-]|\\.\\w)`,
+);
+
+const shows = (intent: Intent, lower: string) => intent.asks.test(lower) && (intent.needs === undefined || intent.needs(lower));
+
+/** The intents a lowercased question shows, less those another stands in for. */
+function shown(lower: string): Intent[] {
+  const found = INTENTS.filter((i) => shows(i, lower));
+  const displaced = new Set(found.flatMap((i) => i.displaces ?? []));
+  return found.filter((i) => !displaced.has(i.name));
+}
 
 const INTENTS: readonly Intent[] = [
   {
@@ -46,16 +68,19 @@ const INTENTS: readonly Intent[] = [
     answers: 'minutes hours days weeks months years',
   },
   {
-    // "Can you recommend a podcast for me?", "what should I cook this weekend?", "any ideas for my
-    // sister's present?": the answer is what the user said they like, in their words ("I've been
-    // loving Korean food", "my favourite is…"), which rarely share the question's. First person
-    // only: "suggest a fix for the flaky test" asks for code, not a taste. A question of this kind
-    // has few words of its own, so a chunk that also says how the user feels is most likely it.
+    // "Can you recommend a podcast for me?", "what movie should I watch?", "any gift ideas for my
+    // mom?", "do you think I'd like Dune?": the answer is what the user said they like, in their
+    // words ("I've been loving Korean food", "my favourite is…"), which rarely share the question's.
+    // Only in the first person, only about leisure (food, books, films, music, games, gifts, trips,
+    // outings…): "suggest a name for my function" or "what should I read from the config" asks for
+    // code. A question of this kind has few words of its own, so a chunk that also says how the user
+    // feels about something is most likely it.
     name: 'taste',
-    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|(?:would|might|will) i (?:like|enjoy|love)|(?:tips|ideas|advice) (?:for|on) (?:me|my|what)|what (?:should|could|can) i (?:watch|read|cook|make|try|buy|get|wear|play|listen to|do|visit|eat|bake|plant|gift|give))(?![\w/-]|\.\w)/,
-    // Not "what did you recommend I read": that asks what Claude said (search.ts reads it so).
-    needs: /^(?!.*\b(?:did you (?:recommend|suggest)|you (?:recommended|suggested))).*(?<![\w./-])(?:i|me|my|i'd|i'm)(?![\w/-])/s,
+    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good)(?![\w/-]|\.\w)/,
+    needs: (lower) => FIRST_PERSON.test(lower) && LEISURE.test(lower) && !ASKS_WHAT_CLAUDE_SAID.test(lower),
     answers: 'love enjoy favorite favourite prefer fan',
+    // "What should I cook tonight" asks no rule.
+    displaces: ['rule'],
   },
   {
     // "What am I paying these days?", "which offer did I take in the end?": the words of these
@@ -77,7 +102,7 @@ export interface IntentTerm {
 /** The intents a query's wording shows. */
 export function intentsOf(text: string): Array<Intent['name']> {
   const lower = text.toLowerCase();
-  return INTENTS.filter((i) => shows(i, lower)).map((i) => i.name);
+  return shown(lower).map((i) => i.name);
 }
 
 /**
@@ -89,8 +114,7 @@ export function intentTerms(text: string, queryTerms: readonly string[]): { adde
   const have = new Set(queryTerms);
   const added: IntentTerm[] = [];
   const framing = new Map<string, number>();
-  for (const intent of INTENTS) {
-    if (!shows(intent, lower)) continue;
+  for (const intent of shown(lower)) {
     // A word only frames the question where the question has it only in the phrase: "how many
     // days do we keep logs these days" asks about days.
     const outside = new Set(tokenize(lower.replace(new RegExp(intent.asks.source, 'g'), ' ')));

@@ -87,7 +87,7 @@ const COUNTED =
  * costs a cold process 2–3 ms, a /recall hook's whole margin.
  */
 const CUE =
-  /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|day|week|month|year|ago|night|morning|afternoon|evening|spring|summer|autumn|fall|winter|christmas|xmas|halloween|thanksgiving|easter|(?:19|20)\d\d|\d(?:st|nd|rd|th)/;
+  /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|day|week|month|year|ago|night|morning|afternoon|evening|spring|summer|autumn|fall|winter|christmas|xmas|valentine|halloween|thanksgiving|easter|(?:19|20)\d\d|\d(?:st|nd|rd|th)/;
 
 interface Found {
   spans: TimeSpan[];
@@ -183,30 +183,51 @@ export function readTime(text: string, now: Date): TimeReading {
   const weekday = `(?:(?:${WEEKDAYS.join('|')}),?\\s+)?`;
   const point = `${weekday}(?:${MONTH}\\s+${DAY}|(?:the\\s+)?${DAY}(?:\\s+(of\\s+)?${MONTH})?)`;
   // "March 3 and 9" is two days; "between March 3 and 9" is the days from one to the other.
-  const link = (m: RegExpExecArray) => m[1] === 'between' || !/\sand\s/.test(m[0]);
+  const twoDays = (m: RegExpExecArray) => m[1] !== 'between' && /\sand\s/.test(m[0]);
   read(
-    `${WORD_START}(?:(from|between)\\s+)?${point}${RANGE_LINK}${point}${YEAR}${WORD_END}`,
+    `${WORD_START}(?:(from|between)\\s+)?${point}${YEAR}${RANGE_LINK}${point}${YEAR}${WORD_END}`,
     (m) => {
-      // Groups: 1 lead; 2–6 the first point (month, day | day, of, month); 7–11 the second; 12 year.
+      // Groups: 1 lead; 2–6 the first point (month, day | day, of, month); 7 its year; 8–12 the
+      // second point; 13 its year.
       const ordinal = /\d(?:st|nd|rd|th)/.test(m[0]);
       const lead = m[1] !== undefined || prepBefore(m);
+      const year = m[13] ?? m[7];
       const months: Array<[number, boolean]> = [
         [2, lead],
         [6, m[5] !== undefined],
-        [7, lead],
-        [11, m[10] !== undefined],
+        [8, lead],
+        [12, m[11] !== undefined],
       ];
       for (const [g, prep] of months)
-        if (m[g] !== undefined && !isMonth(m, g, { prep, year: m[12] !== undefined, ordinal, march: g === 2 || g === 7 })) return [];
+        if (m[g] !== undefined && !isMonth(m, g, { prep, year: year !== undefined, ordinal, march: g === 2 || g === 8 })) return [];
       const firstMonth = m[2] ?? m[6];
-      const secondMonth = m[7] ?? m[11] ?? firstMonth;
-      if (secondMonth === undefined || !link(m)) return [];
+      const secondMonth = m[8] ?? m[12] ?? firstMonth;
+      if (secondMonth === undefined) return [];
       const month1 = monthOf(firstMonth ?? secondMonth);
       const month2 = monthOf(secondMonth);
-      const [fromDay, toDay] = [Number(m[3] ?? m[4]), Number(m[8] ?? m[9])];
+      const [fromDay, toDay] = [Number(m[3] ?? m[4]), Number(m[9] ?? m[10])];
+      if (twoDays(m)) {
+        const starts = m[7] === undefined ? years(m[13]) : [Number(m[7])];
+        return [...dayOfMonth(starts, month1, fromDay), ...dayOfMonth(years(m[13]), month2, toDay)];
+      }
       // A month said once is both ends' ("March 20 to 23"): "March 20 to 3" is no range.
-      if ((firstMonth === undefined) !== (m[7] === undefined && m[11] === undefined) && toDay < fromDay) return [];
-      return closedRange(years(m[12]), month1, fromDay, month2, toDay);
+      if ((firstMonth === undefined) !== (m[8] === undefined && m[12] === undefined) && toDay < fromDay) return [];
+      // A year on the first end only is the range's ("from December 28, 2024 to January 3").
+      if (m[7] !== undefined && m[13] === undefined) {
+        const y = Number(m[7]);
+        return closedRange([month2 < month1 || (month2 === month1 && toDay < fromDay) ? y + 1 : y], month1, fromDay, month2, toDay);
+      }
+      return closedRange(years(m[13]), month1, fromDay, month2, toDay, m[7] === undefined ? undefined : Number(m[7]));
+    },
+    true,
+  );
+  // "from 2025-03-20 to 2025-03-23"
+  read(
+    `${WORD_START}(?:(from|between)\\s+)?((?:19|20)\\d{2})-(\\d{2})-(\\d{2})${RANGE_LINK}((?:19|20)\\d{2})-(\\d{2})-(\\d{2})(?![\\w/.-])`,
+    (m) => {
+      if (twoDays(m)) return [];
+      const [y1, m1, d1, y2, m2, d2] = [2, 3, 4, 5, 6, 7].map((g) => Number(m[g])) as [number, number, number, number, number, number];
+      return m1 >= 1 && m1 <= 12 && m2 >= 1 && m2 <= 12 ? closedRange([y2], m1 - 1, d1, m2 - 1, d2, y1) : [];
     },
     true,
   );
@@ -214,7 +235,7 @@ export function readTime(text: string, now: Date): TimeReading {
     `${WORD_START}(?:(from|between)\\s+)?${MONTH}${RANGE_LINK}${MONTH}${YEAR}${WORD_END}`,
     (m) => {
       if (m[1] === undefined && m[4] === undefined && !prepBefore(m)) return [];
-      if (!link(m)) return [];
+      if (twoDays(m)) return [];
       for (const g of [2, 3]) {
         const name = m[g] as string;
         if (AMBIGUOUS.has(name) && !FULL_NAMES.has(name) && !titleCase(m, g)) return [];
@@ -233,44 +254,48 @@ export function readTime(text: string, now: Date): TimeReading {
     return [];
   };
   const thisOne = (spanIn: (y: number) => TimeSpan) => {
-    // The one under way, else this year's (winter in January began the December before).
+    // The one under way, else the nearest of those in this calendar year: "this winter" in March is
+    // the one just ended, in November the one to come; "this spring" in November is this year's.
     const t = today.getTime();
-    for (const y of [thisYear - 1, thisYear]) if (spanIn(y).start <= t && t < spanIn(y).end) return [spanIn(y)];
-    return [spanIn(thisYear)];
+    const [jan1, nextJan1] = [new Date(thisYear, 0, 1).getTime(), new Date(thisYear + 1, 0, 1).getTime()];
+    const near = [thisYear - 1, thisYear, thisYear + 1].map(spanIn).filter((s) => s.start < nextJan1 && s.end > jan1);
+    const away = (s: TimeSpan) => (t < s.start ? s.start - t : t >= s.end ? t - s.end : 0);
+    near.sort((x, y) => away(x) - away(y));
+    return near.slice(0, 1);
   };
   const seasonal = (spanIn: (y: number) => TimeSpan, which: string | undefined, year: string | undefined) => {
     if (year !== undefined) return [spanIn(Number(year))];
-    if (which === 'this') return thisOne(spanIn);
-    if (which !== undefined) return latestEnded(spanIn);
+    const said = which?.replace(/\s+/g, ' ');
+    if (said === 'this') return thisOne(spanIn);
+    if (said !== undefined) return latestEnded(spanIn);
     return range(thisYear - YEARS_BACK, thisYear).map(spanIn);
   };
-  // Spring and fall are also words of code ("Spring Boot", "fall back"): only with last/this, a
-  // year, or "the" after a preposition ("in the fall").
+  // Words of code and chat too ("Spring Boot", "fall back", "winter mode", an Easter egg, a
+  // `christmas.ts`): a season or a holiday only after last, this or a preposition, or before a year,
+  // and not as a file, a call or a member; spring and fall after a preposition only with "the".
+  const [named, nameEnd] = ['(?<![\\w.$/-])', '(?![\\w(/-]|\\.\\w)'];
   read(
-    `${WORD_START}(?:(last|this\\s+past|this|past)\\s+|((?:in|during|over|through|throughout)\\s+(?:the\\s+)?))?(spring|summer|autumn|fall|winter)(?:\\s+(?:of\\s+)?((?:19|20)\\d{2}))?${WORD_END}(?!\\s+(?:boot|framework|security|data|cloud|mvc|batch|integration|beans?|webflux|context|application|app|jpa|shell|kafka|session|back|through|over)\\b)`,
+    `${named}(?:(last|this\\s+past|this|past)\\s+|(${SEASON_PREPOSITION}\\s+(?:the\\s+)?))?(spring|summer|autumn|fall|winter)(?:\\s+(?:of\\s+)?((?:19|20)\\d{2}))?${nameEnd}${NOT_A_TIME_NOUN}`,
     (m) => {
       const [, which, prep, name, year] = m;
       const codeWord = name === 'spring' || name === 'fall';
       if (which === undefined && year === undefined && (prep === undefined || (codeWord && !/\sthe\s+$/.test(prep)))) return [];
       const [first, last] = SEASONS[name as string] as [number, number];
-      return seasonal(
-        (y) => ({ start: new Date(y, first, 1).getTime(), end: new Date(y, last + 1, 1).getTime() }),
-        which === undefined ? undefined : which.startsWith('this') && which !== 'this past' ? 'this' : 'last',
-        year,
-      );
+      return seasonal((y) => ({ start: new Date(y, first, 1).getTime(), end: new Date(y, last + 1, 1).getTime() }), which, year);
     },
     false,
     3,
   );
   read(
-    `${WORD_START}(?:(last|this\\s+past|this|past)\\s+)?(${HOLIDAY})(?:\\s+(?:of\\s+)?((?:19|20)\\d{2}))?${WORD_END}`,
+    `${named}(?:(last|this\\s+past|this|past)\\s+|(${SEASON_PREPOSITION}\\s+(?:the\\s+)?))?(${HOLIDAY})(?:\\s+(?:of\\s+)?((?:19|20)\\d{2}))?${nameEnd}${NOT_A_TIME_NOUN}`,
     (m) => {
-      const [, which, name, year] = m;
+      const [, which, prep, name, year] = m;
+      if (which === undefined && year === undefined && prep === undefined) return [];
       const spanIn = holidayIn(name as string);
-      return spanIn === undefined ? [] : seasonal(spanIn, which === undefined ? undefined : which === 'this' ? 'this' : 'last', year);
+      return spanIn === undefined ? [] : seasonal(spanIn, which, year);
     },
     false,
-    2,
+    3,
   );
 
   // "the first week of March", "mid-April", "late September 2025", "in late May"
@@ -489,21 +514,24 @@ function each(
     const keep = kept === undefined ? undefined : m.indices?.[kept];
     if (keep === undefined) found.taken.push([from, to]);
     else found.taken.push([from, keep[0]], [keep[1], to]);
-    if (closed) {
-      found.spans.push(...spans);
-      continue;
-    }
     const lead =
       /^(since|from|after|before|until|till|by)\s/.exec(m[0])?.[1] ??
       /(?:^|\s)(since|from|after|before|until|till|by)\s+(?:the\s+)?$/.exec(text.slice(Math.max(0, from - 12), from))?.[1];
     if (lead === 'before' || lead === 'until' || lead === 'till' || lead === 'by') continue;
-    if (lead !== undefined) {
+    // "From Christmas to New Year": each end is read by itself, and neither runs on to today.
+    if (lead !== undefined && !closed && !/^\s*(?:[-–]|to\s|until\s|till\s|through\s|thru\s)/.test(text.slice(to))) {
       const start = Math.max(...spans.map((s) => (s.start <= today ? s.start : Number.NEGATIVE_INFINITY)));
       spans = Number.isFinite(start) ? [{ start, end: tomorrow }] : [];
     }
     found.spans.push(...spans);
   }
 }
+
+/** What may come before a season's or a holiday's name for it to be a time ("for Christmas", "in the winter"). */
+const SEASON_PREPOSITION = '(?:in|on|at|during|over|through|throughout|for|around|since|after|before|until|till|by|from|of|near)';
+/** Nouns that make a season or a holiday a name of something else ("winter mode", "Easter egg", "Christmas tree shaking"). */
+const NOT_A_TIME_NOUN =
+  '(?!\\s+(?:boot|framework|security|data|cloud|mvc|batch|integration|beans?|webflux|context|application|app|jpa|shell|kafka|session|back|through|over|mode|theme|config|configuration|profile|controller|component|class|module|service|release|build|version|branch|sprint|eggs?|tree[\\s-]+shak\\w*)\\b)';
 
 /** Seasons by their first and last month (northern, meteorological); winter ends in the next year's February. */
 const SEASONS: Record<string, [number, number]> = { spring: [2, 4], summer: [5, 7], autumn: [8, 10], fall: [8, 10], winter: [11, 13] };
@@ -561,12 +589,13 @@ const MAX_RANGE_DAYS = 366;
 
 /**
  * Day `fromDay` of `fromMonth` to day `toDay` of `toMonth`, both included, ending in each of the years
- * (a range that crosses New Year starts the year before). None when a day is no day of its month or
- * the range is longer than a year.
+ * (a range that crosses New Year starts the year before, unless `fromYear` says). None when a day is
+ * no day of its month, or the range is backwards or longer than a year.
  */
-function closedRange(years: readonly number[], fromMonth: number, fromDay: number, toMonth: number, toDay: number): TimeSpan[] {
+function closedRange(years: readonly number[], fromMonth: number, fromDay: number, toMonth: number, toDay: number, fromYear?: number): TimeSpan[] {
   return years.flatMap((y) => {
-    const startYear = toMonth < fromMonth || (toMonth === fromMonth && toDay < fromDay) ? y - 1 : y;
+    const startYear = fromYear ?? (toMonth < fromMonth || (toMonth === fromMonth && toDay < fromDay) ? y - 1 : y);
+    if (startYear > y) return [];
     if (fromDay < 1 || fromDay > daysIn(startYear, fromMonth) || toDay < 1 || toDay > daysIn(y, toMonth)) return [];
     const start = new Date(startYear, fromMonth, fromDay).getTime();
     const end = new Date(y, toMonth, toDay + 1).getTime();

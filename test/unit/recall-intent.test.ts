@@ -24,11 +24,17 @@ describe('intentsOf', () => {
     ['how often does the nightly sync run', ['duration']],
     ['how much am I paying for the flat these days', ['latest']],
     ['which offer did I take in the end', ['latest']],
-    ['can you recommend a podcast for my commute', ['rule', 'taste']],
+    // A question of taste asks no rule ("what should I cook" is not "should I commit").
+    ['can you recommend a podcast for my commute', ['taste']],
     ['any suggestions for a weekend trip for me', ['taste']],
-    ['what should I cook for dinner tonight', ['rule', 'taste']],
+    ['what should I cook for dinner tonight', ['taste']],
+    ['what movie should we watch', ['taste']],
+    ["what's a good book for me to read next", ['taste']],
+    ['I need a gift idea for my mom', ['taste']],
+    ['where should I go on holiday', ['taste']],
     ['would I like the new Zelda game', ['taste']],
     ['any ideas for my sister’s birthday present', ['taste']],
+    ['what should I do about the flaky test', ['rule']],
   ])('%s → %j', (q, want) => {
     expect(intentsOf(q)).toEqual(want);
   });
@@ -44,10 +50,15 @@ describe('intentsOf', () => {
     'are we ok with the current latency',
     'are we fine with 2 replicas',
     'how much is the customer willing to spend',
-    // Taste is the user's: not code, not what Claude said before.
+    // Taste is the user's, about leisure: not code, not what Claude said before.
     'suggest a fix for the flaky checkout test',
     'which library did you recommend for dates',
     'what did you suggest I read about caching',
+    'recommend a linter config for my repo',
+    'suggest a name for my function',
+    'add a suggestion box to my form',
+    'what was your recommendation for my index',
+    'which db would you suggest for my app',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").

@@ -144,8 +144,18 @@ describe('timeSpans', () => {
     expect(spans('from January to March 2025')).toEqual([day(2025, 0, 1, 31 + 28 + 31)]);
     expect(spans('between Feb and April 2025')).toEqual([day(2025, 1, 1, 28 + 31 + 30)]);
     expect(inYear('from January to March', 2024)).toEqual([day(2024, 0, 1, 31 + 29 + 31)]);
+    // A year on each end, or on the first only; ISO dates.
+    expect(spans('from December 28, 2024 to January 3, 2025')).toEqual([day(2024, 11, 28, 7)]);
+    expect(spans('from December 28, 2024 to January 3')).toEqual([day(2024, 11, 28, 7)]);
+    expect(spans('from Mar 3 2025 to Apr 3 2025')).toEqual([day(2025, 2, 3, 32)]);
+    expect(spans('from 2025-03-20 to 2025-03-23')).toEqual([day(2025, 2, 20, 4)]);
+    // Before or until a range is no span, as before a day; "from X to Y" where each end is read
+    // alone does not run on to today.
+    expect(spans('before March 20 to 23')).toEqual([]);
+    expect(spans('until March 20-23')).toEqual([]);
+    expect(spans('from Christmas 2024 to New Year 2025')).toEqual([day(2024, 11, 24, 3), day(2024, 11, 31, 2)]);
     // "and" without "between" is two days; a month said once is no backward range.
-    expect(inYear('on March 3 and 9', 2025)).toEqual([day(2025, 2, 3)]);
+    expect(inYear('on March 3 and 9', 2025)).toEqual([day(2025, 2, 3), day(2025, 2, 9)]);
     expect(inYear('from March 3 to May 9', 2025)).toEqual([day(2025, 2, 3, 68)]);
     expect(inYear('March 20 to 3', 2025)).toEqual([day(2025, 2, 20)]);
     // Counts and code stay counts: no month is read.
@@ -172,6 +182,30 @@ describe('timeSpans', () => {
     const rest = readTime('where did we go last summer', now).rest;
     expect(rest).toContain('summer');
     expect(rest).not.toContain('last');
+    // "This winter" asked in March is the one just ended; "this spring" in November this year's.
+    expect(timeSpans('this winter', new Date(2026, 2, 5))).toEqual([day(2025, 11, 1, 31 + 31 + 28)]);
+    expect(timeSpans('this winter', now)).toEqual([day(2026, 11, 1, 31 + 31 + 28)]);
+    expect(timeSpans('this spring', now)).toEqual([day(2026, 2, 1, 31 + 30 + 31)]);
+    expect(timeSpans('this  past winter', now)).toEqual([day(2025, 11, 1, 31 + 31 + 28)]);
+    // In January, last Christmas is the one just gone; on Christmas Eve, last year's.
+    expect(timeSpans('last Christmas', new Date(2027, 0, 10))).toEqual([day(2026, 11, 24, 3)]);
+    expect(timeSpans('last Christmas', new Date(2026, 11, 24, 12))).toEqual([day(2025, 11, 24, 3)]);
+    expect(inYear('on valentines', 2025)).toEqual([day(2025, 1, 14)]);
+    // A bare name is no time: "Christmas dinner" is said of one, not on it.
+    expect(spans('the Christmas dinner menu')).toEqual([]);
+    expect(readTime('on christmas.ts', now).rest).toContain('christmas.ts');
+    // Seasons and holidays as words of code.
+    for (const q of [
+      'Easter egg in the footer',
+      'Christmas tree shaking in the bundler',
+      'on christmas.ts',
+      'in summer.ts',
+      'new Year(2025)',
+      'the halloween theme in the css',
+      'in winter mode',
+      'in the spring config',
+    ])
+      expect(spans(q), q).toEqual([]);
     // Spring and fall as words of code.
     for (const q of ['in Spring Boot', 'in spring we autowire beans', 'the tests fall back to polling', 'spring cleaning of the repo', 'summer is a variable'])
       expect(spans(q), q).toEqual([]);
