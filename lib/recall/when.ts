@@ -213,11 +213,10 @@ export function readTime(text: string, now: Date): TimeReading {
       // A month said once is both ends' ("March 20 to 23"): "March 20 to 3" is no range.
       if ((firstMonth === undefined) !== (m[8] === undefined && m[12] === undefined) && toDay < fromDay) return [];
       // A year on the first end only is the range's ("from December 28, 2024 to January 3").
-      if (m[7] !== undefined && m[13] === undefined) {
-        const y = Number(m[7]);
-        return closedRange([month2 < month1 || (month2 === month1 && toDay < fromDay) ? y + 1 : y], month1, fromDay, month2, toDay);
-      }
-      return closedRange(years(m[13]), month1, fromDay, month2, toDay, m[7] === undefined ? undefined : Number(m[7]));
+      const fromYear = m[7] === undefined ? undefined : Number(m[7]);
+      const wraps = month2 < month1 || (month2 === month1 && toDay < fromDay);
+      const endYears = m[13] === undefined && fromYear !== undefined ? [wraps ? fromYear + 1 : fromYear] : years(m[13]);
+      return closedRange(endYears, month1, fromDay, month2, toDay, fromYear);
     },
     true,
   );
@@ -595,11 +594,10 @@ const MAX_RANGE_DAYS = 366;
 function closedRange(years: readonly number[], fromMonth: number, fromDay: number, toMonth: number, toDay: number, fromYear?: number): TimeSpan[] {
   return years.flatMap((y) => {
     const startYear = fromYear ?? (toMonth < fromMonth || (toMonth === fromMonth && toDay < fromDay) ? y - 1 : y);
-    if (startYear > y) return [];
     if (fromDay < 1 || fromDay > daysIn(startYear, fromMonth) || toDay < 1 || toDay > daysIn(y, toMonth)) return [];
     const start = new Date(startYear, fromMonth, fromDay).getTime();
     const end = new Date(y, toMonth, toDay + 1).getTime();
-    return end - start > MAX_RANGE_DAYS * DAY_MS + HOUR_MS ? [] : [{ start, end }];
+    return end <= start || end - start > MAX_RANGE_DAYS * DAY_MS + HOUR_MS ? [] : [{ start, end }];
   });
 }
 const HOUR_MS = 3_600_000;

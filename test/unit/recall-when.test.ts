@@ -149,6 +149,9 @@ describe('timeSpans', () => {
     expect(spans('from December 28, 2024 to January 3')).toEqual([day(2024, 11, 28, 7)]);
     expect(spans('from Mar 3 2025 to Apr 3 2025')).toEqual([day(2025, 2, 3, 32)]);
     expect(spans('from 2025-03-20 to 2025-03-23')).toEqual([day(2025, 2, 20, 4)]);
+    // Backwards: no range, but each end is its day (and neither runs on to today).
+    expect(spans('from March 20, 2025 to March 3, 2025')).toEqual([day(2025, 2, 3), day(2025, 2, 20)]);
+    expect(spans('from 2025-03-23 to 2025-03-20')).toEqual([day(2025, 2, 20), day(2025, 2, 23)]);
     // Before or until a range is no span, as before a day; "from X to Y" where each end is read
     // alone does not run on to today.
     expect(spans('before March 20 to 23')).toEqual([]);
