@@ -14,7 +14,7 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'choice' | 'duration' | 'latest' | 'taste';
+  name: 'rule' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'taste';
   asks: RegExp;
   answers: string;
   /** Weight of the question's own words the asks pattern matched (FRAMING_WEIGHT unless given). */
@@ -66,6 +66,25 @@ const INTENTS: readonly Intent[] = [
     name: 'duration',
     asks: /(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently)(?![\w/-]|\.\w)/,
     answers: 'minutes hours days weeks months years',
+  },
+  // "How heavy is the dog?", "how tall is the bookcase?", "how far is the cabin?": the same, for a
+  // weight, a height or a distance: its units, and no word of limits or sizes (see above).
+  {
+    name: 'weight',
+    asks: /(?<![\w./-])(?:how heavy|how much (?:does|did|do|will) (?:\w+ ){1,4}weigh|what (?:does|did) (?:\w+ ){1,4}weigh)(?![\w/-]|\.\w)/,
+    answers: 'kilos kilograms kg pounds lbs grams weighs weight',
+  },
+  {
+    name: 'height',
+    asks: /(?<![\w./-])(?:how tall|how high)(?![\w/-]|\.\w)/,
+    answers: 'cm centimeters metres meters feet inches tall height',
+  },
+  {
+    name: 'distance',
+    // Not "how far apart" (two dates as often as two places) or "how far along" / "how far did we
+    // get" (progress).
+    asks: /(?<![\w./-])(?:how far(?! apart| along| (?:did|have|has|had|are|is) (?:\w+ ){1,3}(?:get|got|gotten|come|gone)\b)|what distance|how many (?:miles|kilometers|kilometres|km))(?![\w/-]|\.\w)/,
+    answers: 'km kilometers kilometres miles meters metres away',
   },
   {
     // "Can you recommend a podcast for me?", "what movie should I watch?", "any gift ideas for my

@@ -35,6 +35,11 @@ describe('intentsOf', () => {
     ['would I like the new Zelda game', ['taste']],
     ['any ideas for my sister’s birthday present', ['taste']],
     ['what should I do about the flaky test', ['rule']],
+    ['how heavy is my dog', ['weight']],
+    ['how much does the new bike weigh', ['weight']],
+    ['how tall is the bookcase we ordered', ['height']],
+    ['how far is the cabin from the lake', ['distance']],
+    ['how far am I running per week', ['distance']],
   ])('%s → %j', (q, want) => {
     expect(intentsOf(q)).toEqual(want);
   });
@@ -59,6 +64,10 @@ describe('intentsOf', () => {
     'add a suggestion box to my form',
     'what was your recommendation for my index',
     'which db would you suggest for my app',
+    // A gap in time, or progress, is no distance.
+    'how far apart were the two releases',
+    'how far along is the migration',
+    'how far did we get with the refactor',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
@@ -136,6 +145,18 @@ describe('ranking with intent words (ctxl recall)', () => {
     });
     expect(order('podcast train')[0]).toBe(mention);
     expect(order('can you recommend a podcast for my train ride')[0]).toBe(taste);
+  });
+
+  it('a question of how heavy ranks the chunk with a weight in its units above one that only says heavy', () => {
+    let mention = '';
+    let weight = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-000000000007', (t) => {
+      mention = t.user('Walked the dog in heavy rain again.');
+      weight = t.user('The vet put the dog on the scale: 29 kilos, right where she should be.');
+      t.assistant('Unrelated: the deploy finished in 4 minutes.');
+    });
+    expect(order('dog heavy')[0]).toBe(mention);
+    expect(order('how heavy is my dog')[0]).toBe(weight);
   });
 
   it('"these days" does not find every chunk that says days; "how long" finds the one with a duration', () => {
