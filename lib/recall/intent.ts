@@ -76,7 +76,8 @@ const INTENTS: readonly Intent[] = [
   },
   {
     name: 'height',
-    asks: /(?<![\w./-])(?:how tall|how high)(?![\w/-]|\.\w)/,
+    // Not "how high": in code it asks a rate or a load ("how high did latency get").
+    asks: /(?<![\w./-])how tall(?![\w/-]|\.\w)/,
     answers: 'cm centimeters metres meters feet inches tall height',
   },
   {

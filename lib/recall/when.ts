@@ -597,11 +597,11 @@ function closedRange(years: readonly number[], fromMonth: number, fromDay: numbe
     if (fromDay < 1 || fromDay > daysIn(startYear, fromMonth) || toDay < 1 || toDay > daysIn(y, toMonth)) return [];
     const start = new Date(startYear, fromMonth, fromDay).getTime();
     const end = new Date(y, toMonth, toDay + 1).getTime();
-    return end <= start || end - start > MAX_RANGE_DAYS * DAY_MS + HOUR_MS ? [] : [{ start, end }];
+    // By the calendar, so a clock change inside the range does not count.
+    const longest = new Date(startYear, fromMonth, fromDay + MAX_RANGE_DAYS).getTime();
+    return end <= start || end > longest ? [] : [{ start, end }];
   });
 }
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 function monthOf(name: string): number {
   return MONTHS.indexOf(name.slice(0, 3));

@@ -68,6 +68,7 @@ describe('intentsOf', () => {
     'how far apart were the two releases',
     'how far along is the migration',
     'how far did we get with the refactor',
+    'how high did the p99 latency get',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
