@@ -89,16 +89,18 @@ const INTENTS: readonly Intent[] = [
   },
   {
     // "Can you recommend a podcast for me?", "what movie should I watch?", "any gift ideas for my
-    // mom?", "do you think I'd like Dune?": the answer is what the user said they like, in their
-    // words ("I've been loving Korean food", "my favourite is…"), which rarely share the question's.
+    // mom?", "plan me a day out", "do you think I'd like Dune?": the answer is what the user said
+    // they like, in their words ("I've been loving Korean food", "my favourite is…"), which rarely
+    // share the question's.
     // Only in the first person, only about leisure (food, books, films, music, games, gifts, trips,
     // outings…): "suggest a name for my function" or "what should I read from the config" asks for
     // code. A question of this kind has few words of its own, so a chunk that also says how the user
-    // feels about something is most likely it.
+    // feels about something is most likely it; what they dislike counts as much as what they like
+    // ("I hate crowded tourist traps", "I'd much rather find tiny local places" for a restaurant).
     name: 'taste',
-    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good)(?![\w/-]|\.\w)/,
+    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we)|plan (?:me|my|our|us|a)|help me (?:pick|choose|decide|find|plan)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good)(?![\w/-]|\.\w)/,
     needs: (lower) => FIRST_PERSON.test(lower) && LEISURE.test(lower) && !ASKS_WHAT_CLAUDE_SAID.test(lower),
-    answers: 'love enjoy favorite favourite prefer fan',
+    answers: 'love enjoy favorite favourite prefer fan hate dislike rather',
     // "What should I cook tonight" asks no rule.
     displaces: ['rule'],
   },

@@ -34,6 +34,8 @@ describe('intentsOf', () => {
     ['where should I go on holiday', ['taste']],
     ['would I like the new Zelda game', ['taste']],
     ['any ideas for my sister’s birthday present', ['taste']],
+    ['plan me a day out from the city', ['taste']],
+    ['help me find a restaurant for our anniversary', ['taste']],
     ['what should I do about the flaky test', ['rule']],
     ['how heavy is my dog', ['weight']],
     ['how much does the new bike weigh', ['weight']],
@@ -146,6 +148,18 @@ describe('ranking with intent words (ctxl recall)', () => {
     });
     expect(order('podcast train')[0]).toBe(mention);
     expect(order('can you recommend a podcast for my train ride')[0]).toBe(taste);
+  });
+
+  it('a question of taste also ranks what the user said they dislike above a mere mention', () => {
+    let mention = '';
+    let dislike = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-000000000008', (t) => {
+      mention = t.user('The restaurant on the corner of our street closed for the summer.');
+      dislike = t.user('For the trip: I hate crowded tourist restaurants and would rather eat where the locals eat.');
+      t.assistant('Unrelated: the deploy finished in 4 minutes.');
+    });
+    expect(order('restaurant')[0]).toBe(mention);
+    expect(order('can you recommend a restaurant for my evening in Kyoto')[0]).toBe(dislike);
   });
 
   it('a question of how heavy ranks the chunk with a weight in its units above one that only says heavy', () => {
