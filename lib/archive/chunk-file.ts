@@ -54,13 +54,20 @@ const ORDER: ReadonlyArray<keyof ChunkMeta> = [
   'client',
 ];
 
+/**
+ * The frontmatter key that holds the text's length (UTF-16 code units, as JavaScript counts): a
+ * file cut short inside its text (a disk that filled, a copy that stopped) still parses, and only
+ * this tells it from a shorter text. Files written before it have none and are taken as they are.
+ */
+const LENGTH_KEY = 'length';
+
 export function renderChunk(chunk: Chunk): string {
   const lines = ['---'];
   for (const key of ORDER) {
     const value = chunk[key];
     if (value !== undefined) lines.push(`${key}: ${JSON.stringify(value)}`);
   }
-  lines.push('---', '');
+  lines.push(`${LENGTH_KEY}: ${chunk.text.length}`, '---', '');
   return `${lines.join('\n')}${chunk.text}\n`;
 }
 
@@ -85,6 +92,14 @@ export function parseChunk(file: string): ParsedChunk {
     if (typeof meta[key] !== 'string') return { ok: false, reason: `missing ${key}` };
   }
   const body = file.slice(end + 5);
+  const text = body.endsWith('\n') ? body.slice(0, -1) : body;
+  const length = meta[LENGTH_KEY];
+  if (length !== undefined) {
+    // Its own newline ends the file: a file cut right after a newline of the text lacks one.
+    if (typeof length !== 'number' || !body.endsWith('\n') || text.length !== length)
+      return { ok: false, reason: `text of ${text.length} characters where the frontmatter says ${JSON.stringify(length)} (cut short?)` };
+    delete meta[LENGTH_KEY];
+  }
   return {
     ok: true,
     chunk: {
@@ -92,7 +107,7 @@ export function parseChunk(file: string): ParsedChunk {
       files: Array.isArray(meta.files) ? (meta.files as string[]) : [],
       sourceUuids: Array.isArray(meta.sourceUuids) ? (meta.sourceUuids as string[]) : [],
       keywords: Array.isArray(meta.keywords) ? (meta.keywords as string[]) : [],
-      text: body.endsWith('\n') ? body.slice(0, -1) : body,
+      text,
     },
   };
 }

@@ -868,6 +868,10 @@ describe('renderChunk / parseChunk', () => {
     ['an unknown version', renderChunk(sampleChunk()).replace('version: 1', 'version: 2'), /unknown version 2/],
     ['a missing id', renderChunk(sampleChunk()).replace(/^id: .*\n/m, ''), /missing id/],
     ['an empty file', '', /no frontmatter/],
+    ['a text cut short', renderChunk(sampleChunk({ text: 'line one\nline two\nline three' })).slice(0, -6), /cut short/],
+    ['a text cut right after one of its newlines', renderChunk(sampleChunk({ text: 'line one\nline two\nline three' })).replace(/line three\n$/, ''), /cut short/],
+    ['a text cut at the end of the frontmatter', renderChunk(sampleChunk()).replace(/\n---\n[\s\S]*$/, '\n---\n'), /cut short/],
+    ['a text with more after its end', `${renderChunk(sampleChunk())}appended\n`, /cut short/],
   ])('reports %s as ok:false with a reason', (_name, text, reason) => {
     const parsed = parseChunk(text);
     expect(parsed.ok).toBe(false);

@@ -1926,15 +1926,20 @@ describe('the CLI as concurrent processes', () => {
     const ids = chunkIdsOnDisk(data);
     // Chunks of the transcript (a ledger chunk is written from the phases, not the transcript).
     const fromTranscript = ids.filter((id) => !readFileSync(join(dir, `${id}.md`), 'utf8').includes('type: "ledger"'));
-    const victims = [fromTranscript[0], fromTranscript[Math.floor(fromTranscript.length / 2)]] as string[];
+    const longest = [...fromTranscript].sort((a, b) => statSync(join(dir, `${b}.md`)).size - statSync(join(dir, `${a}.md`)).size)[0] as string;
+    const victims = [fromTranscript[0], fromTranscript[Math.floor(fromTranscript.length / 2)], longest] as string[];
+    expect(new Set(victims).size).toBe(3);
     const sound = victims.map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'));
     expect(sound.some((text) => /^phase: "(?!unknown")/m.test(text))).toBe(true);
-    writeFileSync(join(dir, `${victims[0]}.md`), (sound[0] as string).slice(0, 40)); // cut short
+    writeFileSync(join(dir, `${victims[0]}.md`), (sound[0] as string).slice(0, 40)); // cut short in its frontmatter
     writeFileSync(join(dir, `${victims[1]}.md`), 'garbage\n\u0000\u0001 not a chunk');
+    // Cut short in its text, right after one of its newlines: the frontmatter is whole, the file still parses as Markdown.
+    const body = sound[2] as string;
+    writeFileSync(join(dir, `${victims[2]}.md`), body.slice(0, body.lastIndexOf('\n', body.length - 20) + 1));
 
     const r = runCli(['reindex', '--all', '--json'], env, root);
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ sessions: 1, chunks: ids.length, damaged: 2, restored: 2 });
+    expect(JSON.parse(r.stdout)).toEqual({ sessions: 1, chunks: ids.length, damaged: 3, restored: 3 });
     expect(victims.map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'))).toEqual(sound);
     expect(recallAll()).toEqual(before);
     // The live cursor is untouched, and the restore's own is gone.
