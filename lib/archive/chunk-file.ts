@@ -55,7 +55,8 @@ const ORDER: ReadonlyArray<keyof ChunkMeta> = [
 ];
 
 /**
- * The frontmatter key that holds the text's length (UTF-16 code units, as JavaScript counts): a
+ * The frontmatter key that holds the text's length (UTF-16 code units: JavaScript's string length,
+ * not bytes or code points): a
  * file cut short inside its text (a disk that filled, a copy that stopped) still parses, and only
  * this tells it from a shorter text. Files written before it have none and are taken as they are.
  */
@@ -74,6 +75,25 @@ export function renderChunk(chunk: Chunk): string {
 export type ParsedChunk = { ok: true; chunk: Chunk } | { ok: false; reason: string };
 
 export function parseChunk(file: string): ParsedChunk {
+  return parse(file, true);
+}
+
+/** What ends a salvaged text (see salvageCutShort). */
+export const CUT_SHORT_NOTE = '[cut short: the rest of this text was lost from its file]';
+
+/**
+ * A chunk whose file was cut short inside its text (its frontmatter whole), with the text that is
+ * left and a note that says so: what `ctxl reindex` keeps of a chunk it cannot write again from its
+ * transcript (a ledger, a large output the transcript holds only as a stub). Undefined for a sound
+ * file or any other damage.
+ */
+export function salvageCutShort(file: string): Chunk | undefined {
+  const loose = parse(file, false);
+  if (!loose.ok || parse(file, true).ok) return undefined;
+  return { ...loose.chunk, text: `${loose.chunk.text}\n${CUT_SHORT_NOTE}` };
+}
+
+function parse(file: string, checkLength: boolean): ParsedChunk {
   if (!file.startsWith('---\n')) return { ok: false, reason: 'no frontmatter' };
   const end = file.indexOf('\n---\n', 3);
   if (end === -1) return { ok: false, reason: 'frontmatter not closed (truncated?)' };
@@ -95,9 +115,10 @@ export function parseChunk(file: string): ParsedChunk {
   const text = body.endsWith('\n') ? body.slice(0, -1) : body;
   const length = meta[LENGTH_KEY];
   if (length !== undefined) {
-    // Its own newline ends the file: a file cut right after a newline of the text lacks one.
-    if (typeof length !== 'number' || !body.endsWith('\n') || text.length !== length)
+    if (checkLength && (typeof length !== 'number' || text.length !== length))
       return { ok: false, reason: `text of ${text.length} characters where the frontmatter says ${JSON.stringify(length)} (cut short?)` };
+    // renderChunk ends every file with a newline of its own: only its last byte is missing.
+    if (checkLength && !body.endsWith('\n')) return { ok: false, reason: 'no newline at the end of the file (cut short?)' };
     delete meta[LENGTH_KEY];
   }
   return {

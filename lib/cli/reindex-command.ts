@@ -1,8 +1,8 @@
 // `ctxl reindex`: rebuild the search index from the chunk files, remove what killed writers left, and
 // restore damaged chunk files from their session's transcript.
 import { join } from 'node:path';
-import { archiveDir, readChunk, removeTempLeftovers } from '../archive/archive-store.ts';
-import type { Chunk } from '../archive/chunk-file.ts';
+import { archiveDir, readChunk, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
+import { type Chunk, salvageCutShort } from '../archive/chunk-file.ts';
 import { toolOutputOf, toolPartId } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
 import { STUB_MARK } from '../context/stub.ts';
@@ -10,7 +10,7 @@ import { refreshIndex } from '../index/refresh.ts';
 import { tagPhase } from '../phase/ledgers.ts';
 import { readPhaseFile } from '../phase/phase-store.ts';
 import { archiveStats } from '../recall/recall.ts';
-import { findProjectRoot, listDir, pathExists, removePath, removeStaleTemps, renamePath, statSafe } from '../runtime/store.ts';
+import { findProjectRoot, listDir, pathExists, readTextFile, removePath, removeStaleTemps, renamePath, statSafe } from '../runtime/store.ts';
 import { readSession, rearchiveSession, type SessionEnv } from '../session/session-files.ts';
 import type { CliEnv } from './cli-runtime.ts';
 
@@ -35,8 +35,9 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
   for (const id of listDir(cli.store.path('sessions'))) temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
   temps += removeStaleTemps(cli.store.path('jobs'), cli.now.getTime());
   if (temps > 0) cli.log.info(`reindex: removed ${temps} temporary file(s) left by killed writers`);
-  const restored = finished + (await restoreDamaged(cli, bad));
-  if (restored > 0) await refreshIndex(cli.store, cli.log, { waitMs: 60_000 });
+  const { restored: again, salvaged } = await restoreDamaged(cli, bad);
+  const restored = finished + again;
+  if (restored + salvaged > 0) await refreshIndex(cli.store, cli.log, { waitMs: 60_000 });
   const { chunks, sessions } = archiveStats(cli.store, cli.log, projectRoot);
   let damaged = finished;
   for (const ids of bad.values()) damaged += ids.size;
@@ -50,13 +51,15 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
  * that the transcript holds only as a stub or a preview cannot come back that way: the damaged file
  * is put back as it was (and counted). Returns how many are sound again.
  */
-async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<string>>): Promise<number> {
+async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<string>>): Promise<{ restored: number; salvaged: number }> {
   let restored = 0;
+  let salvaged = 0;
   for (const [sessionId, ids] of bad) {
     const record = readSession(cli.store, sessionId, cli.log, cli.now);
     const transcript = record?.transcriptPath;
     if (transcript === undefined || statSafe(transcript)?.isFile() !== true) {
       cli.log.warn(`reindex: ${ids.size} damaged chunk(s) of session ${sessionId} cannot be restored: its transcript is gone`);
+      salvaged += salvage(cli, sessionId, ids);
       continue;
     }
     const env: SessionEnv = {
@@ -75,20 +78,41 @@ async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<
     } catch (error) {
       cli.log.warn(`reindex: could not archive session ${sessionId} again to restore its damaged chunks`, error);
     }
-    let sound = 0;
+    const unsound = new Set<string>();
     for (const id of ids) {
-      if (restoredWhole(cli, sessionId, id)) {
-        sound += 1;
-        removePath(aside(id));
-      } else move(aside(id), join(dir, `${id}.md`));
+      if (restoredWhole(cli, sessionId, id)) removePath(aside(id));
+      else {
+        move(aside(id), join(dir, `${id}.md`));
+        unsound.add(id);
+      }
     }
-    restored += sound;
-    if (sound < ids.size)
+    restored += ids.size - unsound.size;
+    if (unsound.size > 0)
       cli.log.warn(
-        `reindex: ${ids.size - sound} damaged chunk(s) of session ${sessionId} cannot be written again from its transcript (a ledger, or a large output the transcript holds only as a stub or preview); left as they were`,
+        `reindex: ${unsound.size} damaged chunk(s) of session ${sessionId} cannot be written again from its transcript (a ledger, or a large output the transcript holds only as a stub or preview); left as they were`,
       );
+    salvaged += salvage(cli, sessionId, unsound);
   }
-  return restored;
+  return { restored, salvaged };
+}
+
+/**
+ * Of damaged chunks that stay so, those cut short inside their text are written again with what is
+ * left and a note that says so (CUT_SHORT_NOTE): found by /recall as before they were checked,
+ * never passed off as whole. Returns how many.
+ */
+function salvage(cli: CliEnv, sessionId: string, ids: ReadonlySet<string>): number {
+  const dir = archiveDir(cli.store, sessionId);
+  const kept: Chunk[] = [];
+  for (const id of ids) {
+    const text = readTextFile(join(dir, `${id}.md`));
+    const chunk = text === undefined ? undefined : salvageCutShort(text);
+    if (chunk !== undefined && chunk.id === id) kept.push(chunk);
+  }
+  if (kept.length === 0) return 0;
+  writeChunks(cli.store, sessionId, kept);
+  cli.log.warn(`reindex: kept what is left of ${kept.length} chunk(s) of session ${sessionId} cut short inside their text, marked as cut short`);
+  return kept.length;
 }
 
 /**

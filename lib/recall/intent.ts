@@ -3,7 +3,7 @@
 // question's own words miss the answer, the kind of answer does not (a rule says never, always or
 // must; a choice says instead or decided). These words join the query at a lower weight, so they
 // order the chunks the question's words found more than they bring in others. Pure.
-import { tokenize } from '../archive/keywords.ts';
+import { isSurface, tokenize } from '../archive/keywords.ts';
 
 /** Weight of an answer word beside a word of the question (1). */
 export const INTENT_WEIGHT = 0.7;
@@ -16,6 +16,10 @@ export const FRAMING_WEIGHT = 0.35;
 interface Intent {
   name: 'rule' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'taste';
   asks: RegExp;
+  /**
+   * Answer words, space-separated, stemmed as the index stems them; a word ending in `=` (SURFACE_MARK)
+   * stands for that very word, where its stem is another word's too (hate: hat).
+   */
   answers: string;
   /** Weight of the question's own words the asks pattern matched (FRAMING_WEIGHT unless given). */
   framing?: number;
@@ -97,10 +101,11 @@ const INTENTS: readonly Intent[] = [
     // code. A question of this kind has few words of its own, so a chunk that also says how the user
     // feels about something is most likely it; what they dislike counts as much as what they like
     // ("I hate crowded tourist traps", "I'd much rather find tiny local places" for a restaurant).
+    // Hate as said: its stem is hat's.
     name: 'taste',
-    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we)|plan (?:me|my|our|us|a)|help me (?:pick|choose|decide|find|plan)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good)(?![\w/-]|\.\w)/,
+    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we)|plan (?:me|us)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good)(?![\w/-]|\.\w)/,
     needs: (lower) => FIRST_PERSON.test(lower) && LEISURE.test(lower) && !ASKS_WHAT_CLAUDE_SAID.test(lower),
-    answers: 'love enjoy favorite favourite prefer fan hate dislike rather',
+    answers: 'love enjoy favorite favourite prefer fan hate= hated= hates= dislike rather',
     // "What should I cook tonight" asks no rule.
     displaces: ['rule'],
   },
@@ -115,6 +120,11 @@ const INTENTS: readonly Intent[] = [
     framing: 0.1,
   },
 ];
+
+/** An intent's answer words as index terms (see Intent.answers). */
+function answerTerms(answers: string): string[] {
+  return answers.split(' ').flatMap((word) => (word === '' ? [] : isSurface(word) ? [word] : tokenize(word)));
+}
 
 export interface IntentTerm {
   term: string;
@@ -143,7 +153,7 @@ export function intentTerms(text: string, queryTerms: readonly string[]): { adde
     for (const m of lower.matchAll(new RegExp(intent.asks.source, 'g'))) {
       for (const term of tokenize(m[0])) if (have.has(term) && !outside.has(term)) framing.set(term, intent.framing ?? FRAMING_WEIGHT);
     }
-    for (const term of tokenize(intent.answers)) {
+    for (const term of answerTerms(intent.answers)) {
       if (have.has(term)) continue;
       have.add(term);
       added.push({ term, weight: INTENT_WEIGHT });

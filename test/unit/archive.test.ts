@@ -1,7 +1,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Chunk, parseChunk, renderChunk } from '../../lib/archive/chunk-file.ts';
+import { type Chunk, CUT_SHORT_NOTE, parseChunk, renderChunk, salvageCutShort } from '../../lib/archive/chunk-file.ts';
 import { splitText } from '../../lib/archive/chunker.ts';
 import { deferredWriter } from '../../lib/archive/deferred-writes.ts';
 import { isSurface, keywords, queryTerms, SURFACE_MARK, scanWords, splitIdentifier, stem, tokenize, words, wordTerms } from '../../lib/archive/keywords.ts';
@@ -855,6 +855,24 @@ describe('renderChunk / parseChunk', () => {
 
   // Regression: parseChunk strips one leading newline from the body (`.replace(/^\n/, '')` in
   // chunk-file.ts), but renderChunk writes none, so a text that starts with a newline loses it.
+  it('reads a file written before the length key as it was', () => {
+    const chunk = sampleChunk({ text: 'line one\nline two' });
+    const old = renderChunk(chunk).replace(/^length: .*\n/m, '');
+    expect(old).not.toContain('length:');
+    expect(parseChunk(old)).toEqual({ ok: true, chunk });
+    // And cut short, it is none the wiser (the reason for the key).
+    expect(parseChunk(old.slice(0, -5)).ok).toBe(true);
+  });
+
+  it('salvages a file cut short inside its text, marked as such; not a sound file or other damage', () => {
+    const chunk = sampleChunk({ text: 'line one\nline two\nline three' });
+    const file = renderChunk(chunk);
+    expect(salvageCutShort(file.slice(0, -7))).toEqual({ ...chunk, text: `line one\nline two\nline\n${CUT_SHORT_NOTE}` });
+    expect(salvageCutShort(file)).toBeUndefined();
+    expect(salvageCutShort(file.slice(0, 60))).toBeUndefined();
+    expect(parseChunk(renderChunk(salvageCutShort(file.slice(0, -7)) as Chunk)).ok).toBe(true);
+  });
+
   it('round-trips a text that starts with a newline', () => {
     const chunk = sampleChunk({ text: '\nindented paste' });
     expect(parseChunk(renderChunk(chunk))).toEqual({ ok: true, chunk });
@@ -869,9 +887,14 @@ describe('renderChunk / parseChunk', () => {
     ['a missing id', renderChunk(sampleChunk()).replace(/^id: .*\n/m, ''), /missing id/],
     ['an empty file', '', /no frontmatter/],
     ['a text cut short', renderChunk(sampleChunk({ text: 'line one\nline two\nline three' })).slice(0, -6), /cut short/],
-    ['a text cut right after one of its newlines', renderChunk(sampleChunk({ text: 'line one\nline two\nline three' })).replace(/line three\n$/, ''), /cut short/],
+    [
+      'a text cut right after one of its newlines',
+      renderChunk(sampleChunk({ text: 'line one\nline two\nline three' })).replace(/line three\n$/, ''),
+      /cut short/,
+    ],
     ['a text cut at the end of the frontmatter', renderChunk(sampleChunk()).replace(/\n---\n[\s\S]*$/, '\n---\n'), /cut short/],
     ['a text with more after its end', `${renderChunk(sampleChunk())}appended\n`, /cut short/],
+    ['a file that lost only its last newline', renderChunk(sampleChunk()).slice(0, -1), /no newline at the end/],
   ])('reports %s as ok:false with a reason', (_name, text, reason) => {
     const parsed = parseChunk(text);
     expect(parsed.ok).toBe(false);

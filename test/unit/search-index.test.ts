@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogFile, chunkPath, writeChunks } from '../../lib/archive/archive-store.ts';
-import { type Chunk, renderChunk } from '../../lib/archive/chunk-file.ts';
+import { type Chunk, CUT_SHORT_NOTE, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { toolPartId } from '../../lib/archive/chunker.ts';
 import { tokenize } from '../../lib/archive/keywords.ts';
 import { concatPostings, SegmentBuilder, TermCounter } from '../../lib/index/builder.ts';
@@ -1947,6 +1947,37 @@ describe('the CLI as concurrent processes', () => {
     expect(readdirSync(join(data, 'sessions', sid as string)).filter((n) => n.startsWith('restore-'))).toEqual([]);
     const text = runCli(['reindex', '--all'], env, root);
     expect(text.stdout.trim()).toBe(`index rebuilt: ${ids.length} chunks in 1 session(s)`);
+  }, 60_000);
+
+  it('ctxl reindex keeps what is left of a chunk cut short that its transcript cannot restore, marked as cut short', () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    // A copy of the transcript, gone by the time of the reindex.
+    const transcript = join(root, 'crud.jsonl');
+    writeFileSync(transcript, readFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl')));
+    expect(runCli(['ingest', transcript, '--cwd', proj, '--json'], env, root).status).toBe(0);
+    rmSync(transcript);
+    const [sid] = readdirSync(join(data, 'sessions'));
+    const dir = join(data, 'sessions', sid as string, 'archived');
+    const ids = chunkIdsOnDisk(data);
+    const victim = [...ids].sort((a, b) => statSync(join(dir, `${b}.md`)).size - statSync(join(dir, `${a}.md`)).size)[0] as string;
+    const whole = readFileSync(join(dir, `${victim}.md`), 'utf8');
+    const cut = whole.slice(0, whole.length - 40);
+    writeFileSync(join(dir, `${victim}.md`), cut);
+    const r = runCli(['reindex', '--all', '--json'], env, root);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ sessions: 1, chunks: ids.length, damaged: 1, restored: 0 });
+    const kept = readFileSync(join(dir, `${victim}.md`), 'utf8');
+    const text = cut.slice(cut.indexOf('\n---\n') + 5);
+    expect(kept.endsWith(`${text}\n${CUT_SHORT_NOTE}\n`)).toBe(true);
+    // Sound now: a second reindex finds nothing damaged, and recall reads the kept text.
+    expect(JSON.parse(runCli(['reindex', '--all', '--json'], env, root).stdout)).toMatchObject({ damaged: 0 });
+    const shown = runCli(['show', victim], env, root);
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(CUT_SHORT_NOTE);
   }, 60_000);
 
   it('ctxl reindex finishes the restores of a reindex killed part-way: a file set aside and not written again, or written again and its aside left', () => {
