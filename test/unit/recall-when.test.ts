@@ -269,6 +269,31 @@ describe('ranking with a date in the question (ctxl recall)', () => {
   });
 });
 
+describe('a span against the same words said another time', () => {
+  it('ranks what was said in the span above a closer match of the words from another month', () => {
+    const ids: Record<string, string> = {};
+    const home = tempDir();
+    // One line a day from 11 February 2025 (noon UTC); the later vet visit a month on.
+    const order = recallSandbox(
+      home,
+      'ffff7777-0000-4000-8000-000000000009',
+      (t) => {
+        t.user('new harness for the dog, the old one chafes');
+        t.user('weekend plans: the lake if it stays dry');
+        ids.span = t.user('took Biscuit to the vet for the limp: a soft tissue strain');
+        t.assistant('Rest and short leash walks are the usual advice for a strain.');
+        for (let i = 0; i < 26; i++) t.user(`day ${i}: nothing new`);
+        ids.later = t.user('the vet visit went fine, the vet says the limp is gone');
+      },
+      { start: Date.parse('2025-02-10T12:00:00.000Z'), stepMs: 86_400_000 },
+    );
+    // Without the date the later line leads: the question's words, more of them, more often. It
+    // scores 1.6 times the span's line, which a span's boost of 1.5 did not overcome.
+    expect(order('what did the vet say about the limp')[0]).toBe(ids.later);
+    expect(order('what did the vet say about the limp on February 13th')[0]).toBe(ids.span);
+  });
+});
+
 describe('a time relative to an event', () => {
   it('reads how far before or after which event, and leaves the question its words', () => {
     const read = (q: string) => readTime(q, now);
