@@ -56,9 +56,9 @@ const ORDER: ReadonlyArray<keyof ChunkMeta> = [
 
 /**
  * The frontmatter key that holds the text's length (UTF-16 code units: JavaScript's string length,
- * not bytes or code points): a
- * file cut short inside its text (a disk that filled, a copy that stopped) still parses, and only
- * this tells it from a shorter text. Files written before it have none and are taken as they are.
+ * not bytes or code points): a file cut short inside its text (a disk that filled, a copy that
+ * stopped) still parses, and only this tells it from a shorter text. Files written before it have
+ * none and are taken as they are.
  */
 const LENGTH_KEY = 'length';
 

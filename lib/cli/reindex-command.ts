@@ -49,7 +49,8 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
  * archived again from its first line (each chunk is keyed by its content, so the sound ones are
  * found as they are), each chunk tagged with the phase its time falls in. A part of a large output
  * that the transcript holds only as a stub or a preview cannot come back that way: the damaged file
- * is put back as it was (and counted). Returns how many are sound again.
+ * is put back as it was (and counted), and salvaged if it was cut short inside its text. Returns how
+ * many are sound again, and how many of the rest were salvaged.
  */
 async function restoreDamaged(cli: CliEnv, bad: ReadonlyMap<string, ReadonlySet<string>>): Promise<{ restored: number; salvaged: number }> {
   let restored = 0;
