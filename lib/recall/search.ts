@@ -186,7 +186,7 @@ function rank(view: IndexView, query: Query, scope: SearchScope, nested = false,
     }
   }
   const masks = view.segments.map((s) => docMask(s.reader, s.deleted, query, scope.projectRoot));
-  const { terms, raws, counts, surfaces } = distinctTerms(text);
+  let { terms, raws, counts, surfaces } = distinctTerms(text);
   const aboutAssistant = terms.length > 0 && ASKS_ASSISTANT.test(text);
   // More than `limit`: the head is re-ranked (phrases, dates, "now", the first person), and a result
   // whose chunk file is gone is skipped. The head has a size of its own, so a ranking does not
@@ -208,6 +208,10 @@ function rank(view: IndexView, query: Query, scope: SearchScope, nested = false,
   // A question of a date and words that only frame it ("what happened on February 14th"): the span
   // is all it asks (its date words would find "the february invoice" of another day).
   const dateOnly = spans.length > 0 && tokenize(when.rest).every(framesOnly);
+  // The words that said when are the span's now, not words to find: "two weeks ago" found "two
+  // weekends ago" said any time, "last month" every "last month's rent". (A season's or a holiday's
+  // name stays in the rest: "last Christmas" may be what was said.)
+  if (given === undefined && spans.length > 0 && !dateOnly) ({ terms, raws, counts, surfaces } = distinctTerms(when.rest));
   if (dateOnly) {
     candidates = spanCandidates(view, spans, masks, want);
   } else if (terms.length === 0) {

@@ -1253,6 +1253,20 @@ describe('a question about what the assistant said', () => {
   });
 });
 
+describe('the words of a question that say when', () => {
+  it('are not searched for: "two weeks ago" does not find "two weekends ago" said another time', async () => {
+    const { store, log } = setup();
+    // NOW is 10 June 2025: two weeks ago is the week of 27 May.
+    const old = chunk('when-old', 'two weekends ago I ran twelve miles, the longest run yet; bought new socks after', {
+      type: 'user',
+      timestamp: '2025-03-01T12:00:00.000Z',
+    });
+    const span = chunk('when-span', 'picked up a folding bike at the market, bought it for 120', { type: 'user', timestamp: '2025-05-28T12:00:00.000Z' });
+    writeChunks(store, 'sess-a', [old, span]);
+    expect(refsOf(await find(store, log, 'what did I buy two weeks ago'))[0]).toBe(span.id);
+  });
+});
+
 describe('a question about the user', () => {
   it("ranks the user's own telling of a fact first when only the reply to it shares the question's words", async () => {
     const { store, log } = setup();
