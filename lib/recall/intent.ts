@@ -39,6 +39,10 @@ const LEISURE = new RegExp(
     'restaurants?|cafes?|bars?|pubs?|recipes?|dish(?:es)?|meals?|dinner|lunch|breakfast|brunch|desserts?|snacks?|cook|bake|food|cuisine|eat|drinks?|wines?|beers?|cocktails?|coffee|tea',
     'gifts?|presents?|birthday|anniversary|trips?|travel|holidays?|vacations?|destinations?|hotels?|visit|weekend|tonight|date night|activit(?:y|ies)|hobb(?:y|ies)|workouts?|exercises?|hikes?|hiking',
     'outfits?|wear|clothes|shoes|plants?|gardens?|flowers?|museums?|theatre|theater|exhibitions?|crafts?|yarn|knitting|camping|day out|things to do',
+    // Pets and things bought for oneself: "any tips to reward my dog", "what should I buy for my
+    // desk". Not a bare monitor (code monitors queues), only one that is bought.
+    'pets?|dogs?|cats?|puppy|puppies|kittens?|treats?|toys?|buy|purchase|shopping|headphones|earbuds|cameras?|gadgets?|gear|accessor(?:y|ies)|decor|furniture|sofa|couch|rugs?|lamps?|skincare|makeup|perfume|jewel(?:le)?ry',
+    '(?:second|new|external|another|gaming|ultrawide|4k) monitors?',
   ].join('|')})(?![\\w/-]|\\.\\w)`,
 );
 

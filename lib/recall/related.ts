@@ -325,11 +325,12 @@ css framework: tailwind tailwindcss bulma unocss
 gui framework = desktop app = desktop framework: electron tauri qt gtk imgui wxwidgets winforms wpf avalonia
 push notification: fcm apns onesignal
 mock = mocking: sinon msw nock mockito mockk moq nsubstitute gomock mockall wiremock testdouble
-browser testing = ui testing = acceptance testing: cypress playwright selenium puppeteer webdriverio testcafe detox appium
+browser testing = ui testing = acceptance testing = browser automation = headless browser: cypress playwright selenium puppeteer webdriverio testcafe detox appium devtools
 code coverage = test coverage: istanbul nyc c8 jacoco codecov coveralls gcov lcov simplecov
 load testing = stress test: k6 locust jmeter gatling wrk vegeta
 profiler: pprof valgrind flamegraph scalene dtrace perfetto heaptrack
 static analysis: sonarqube semgrep codeql coverity
+browser storage = client storage: localstorage sessionstorage indexeddb
 type checker = type checking: mypy pyright pytype sorbet tsc
 vulnerability = vuln = cve: snyk trivy grype dependabot
 build tool = build system: makefile cmake bazel gradle maven sbt meson ninja scons msbuild

@@ -23,7 +23,7 @@ import type { Store } from '../runtime/store.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
-import { asksForLatest, cut, type RelativeTime, readTime, relativeTime, type TimeSpan, timeSpans, within } from './when.ts';
+import { asksForEarliest, asksForLatest, cut, type RelativeTime, readTime, relativeTime, type TimeSpan, timeSpans, within } from './when.ts';
 
 export interface RecallResult {
   ref: string;
@@ -269,12 +269,14 @@ function rank(view: IndexView, query: Query, scope: SearchScope, nested = false,
   const asks: HeadAsks = {
     phrases: query.phrases,
     spans,
-    latest: terms.length > 0 && asksForLatest(text),
+    // "what was it originally, and what is it now" asks for both ends: neither leads.
+    latest: terms.length > 0 && asksForLatest(text) && !asksForEarliest(text),
+    earliest: terms.length > 0 && asksForEarliest(text) && !asksForLatest(text),
     // "what did you suggest I do": about the assistant's words, though the user says "I".
     assistant: aboutAssistant,
     firstPerson: terms.length > 0 && FIRST_PERSON.test(text) && !aboutAssistant,
   };
-  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.firstPerson || asks.assistant) {
+  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.earliest || asks.firstPerson || asks.assistant) {
     const head = rerank(
       candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) })),
       asks,
@@ -397,7 +399,7 @@ const framesOnly = (term: string) => FRAMING_WORDS.has(term) || /^(?:s|d|t|m|ve|
 
 /** Candidates re-ranked by phrases, dates, "now" and the first person (at least; 3× the limit when more). */
 const RERANK_HEAD = 30;
-/** "now": the newest of the candidates that match well counts 1 + LATEST_BOOST times. */
+/** "now": the newest of the candidates that match well counts 1 + LATEST_BOOST times ("originally": the oldest). */
 const LATEST_BOOST = 0.3;
 /** Share of the best score a candidate needs to count as a saying of the fact asked about. */
 const LATEST_FLOOR = 0.5;
@@ -426,6 +428,7 @@ interface HeadAsks {
   phrases: readonly string[];
   spans: readonly TimeSpan[];
   latest: boolean;
+  earliest: boolean;
   firstPerson: boolean;
   assistant: boolean;
 }
@@ -436,7 +439,7 @@ interface HeadAsks {
  * on the 8th, answers "in late September"; "yesterday" read against the chunk's own time); the
  * first person by the user's own words; "now" by age among the candidates that match well (the
  * sayings of the fact, not the weak matches around them): the newest counts 1 + LATEST_BOOST
- * times, the oldest once, the rest in between by their order in time.
+ * times, the oldest once, the rest in between by their order in time; "originally" the other way.
  */
 function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[], asks: HeadAsks): T[] {
   for (const { c, chunk } of head) {
@@ -446,9 +449,10 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
     if (asks.firstPerson && chunk.type === 'user') c.score *= FIRST_PERSON_BOOST;
     if (asks.assistant && chunk.type === 'assistant') c.score *= ASSISTANT_BOOST;
   }
-  if (asks.latest) {
+  if (asks.latest || asks.earliest) {
     const best = Math.max(0, ...head.map((h) => h.c.score));
     const byTime = head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);
+    if (asks.earliest) byTime.reverse();
     byTime.forEach(({ c }, i) => {
       c.score *= 1 + (LATEST_BOOST * i) / Math.max(1, byTime.length - 1);
     });

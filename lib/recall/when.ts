@@ -458,6 +458,28 @@ export function asksForLatest(text: string): boolean {
 const LATEST = /(?<![\w.$@-])(?:now|nowadays|currently|current|these days|at the moment|at present|any ?more|lately|latest|most recent|still)(?![\w(-]|\.\w)/;
 
 /**
+ * Whether a question asks how things first stood ("what was the timeout originally", "when did I
+ * first mention the move", "what did we use before we switched"): a fact that changed was said
+ * twice, and the earlier saying answers it. Not "used to" of a tool ("what is used to build it"),
+ * only of a person; not "first" alone ("the first migration" is a thing, not a time).
+ */
+export function asksForEarliest(text: string): boolean {
+  return EARLIEST.test(text.toLowerCase());
+}
+const EARLIEST = new RegExp(
+  `(?<![\\w.$@-])(?:${[
+    'originally|initially|at first|to begin with|previously|the original|the old',
+    // Not "at the start of March": a span (timeSpans reads it).
+    '(?:at the (?:very )?(?:start|beginning)|in the beginning)(?! of\\b)',
+    '(?:the|my|our) (?:very )?first (?:time|conversation|chat|session|talk|mention)',
+    '(?:i|we|you|they|he|she) used to|did (?:i|we|you|they) use to',
+    '(?:i|we|you) first (?:mention(?:ed)?|bring up|brought up|talk(?:ed)?|tell|told|say|said|ask(?:ed)?|start(?:ed)?|try|tried|set|hear(?:d)?|meet|met|get|got|decide(?:d)?|choose|chose|pick(?:ed)?)',
+    'first (?:mentioned|brought up|came up|come up)',
+    'before (?:i|we|you) (?:changed|switched|updated|moved|bumped|raised|lowered|replaced|migrated)',
+  ].join('|')})(?![\\w(-]|\\.\\w)`,
+);
+
+/**
  * The spans in words, for a message: `2026-11-29`, `2026-03-01 to 2026-11-30`, `2026-11-29 or
  * 2026-11-24`; the latest three that have begun (a date without a year or a day of the month stands
  * for several), then how many more. Undefined when there are none.

@@ -36,6 +36,11 @@ describe('intentsOf', () => {
     ['any ideas for my sister’s birthday present', ['taste']],
     ['plan me a day out from the city', ['taste']],
     ['plan us a weekend in the mountains', ['taste']],
+    ['any tips on how I should reward my dog', ['taste']],
+    ['what should I get for my second monitor', ['taste']],
+    ['any ideas what I should buy my partner', ['taste']],
+    // A monitor of code is no purchase.
+    ['should I monitor the queue depth', ['rule']],
     // Code, though a word of leisure is in it: no taste.
     ['help me find why my build broke tonight', []],
     ['plan my time series rollout', []],

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asksForLatest, describeSpans, readTime, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
+import { asksForEarliest, asksForLatest, describeSpans, readTime, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
 import { recallIds, recallSandbox, recallText } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -383,6 +383,9 @@ describe('a question about how things stand now', () => {
     );
     expect(order('redis pool size')[0]).toBe(before);
     expect(order('what is the redis pool size now')[0]).toBe(after);
+    expect(order('what was the redis pool size originally')[0]).toBe(before);
+    // Both ends asked: neither saying is favoured by its age.
+    expect(order('what was the redis pool size originally and what is it now').slice(0, 2).sort()).toEqual([before, after].sort());
   });
 
   it('ranks the later saying first among many older weak matches, whatever the limit', () => {
@@ -409,6 +412,31 @@ describe('a question about how things stand now', () => {
     for (const r of refs.slice(0, 30)) rmSync(join(home, 'data', 'sessions', r.sessionId, 'archived', `${r.ref}.md`));
     expect(recallIds(home, ['--limit', '1', '--', 'worker', 'pool', 'size'])).toHaveLength(1);
     expect(recallIds(home, ['--limit', '1', '--', 'worker', 'pool', 'size', 'now'])).toHaveLength(1);
+  });
+});
+
+describe('a question about how things first stood', () => {
+  it('is told by its words', () => {
+    for (const q of [
+      'what was the timeout originally',
+      'which library did we pick at first',
+      'when did I first mention the move',
+      'what did we talk about in our very first conversation',
+      'where did I used to work',
+      'what was the port before we changed it',
+      'the original plan for the launch',
+    ])
+      expect(asksForEarliest(q), q).toBe(true);
+    for (const q of [
+      'what is used to build the image',
+      'the first migration',
+      'what did we do at the start of March',
+      'in the beginning of April',
+      'how old is my dog',
+      'the older branch',
+      'what is the timeout now',
+    ])
+      expect(asksForEarliest(q), q).toBe(false);
   });
 });
 
