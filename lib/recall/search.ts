@@ -170,19 +170,27 @@ interface Candidate {
   time: number;
 }
 
-function rank(view: IndexView, query: Query, scope: SearchScope, nested = false, given?: { spans: TimeSpan[]; event: ReadonlySet<string> }): RecallResult[] {
+function rank(
+  view: IndexView,
+  query: Query,
+  scope: SearchScope,
+  nested = false,
+  given?: { spans: TimeSpan[]; event: ReadonlySet<string>; anchor: number | undefined },
+): RecallResult[] {
   const text = searchText(query);
   if (!nested) {
     // "What was I drafting the weekend after my birthday": the event's words date the span (the
     // dates they name are the event's: "my trip in April"), then the question's own words are
     // searched in it; the event's words would find the event, not what came of it.
     const relative = relativeTime(text);
-    const spans = relative === undefined ? [] : eventSpans(view, query, scope, relative.relative, cut(text, [relative.at]));
-    if (relative !== undefined && spans.length > 0) {
+    const found = relative === undefined ? undefined : eventSpans(view, query, scope, relative.relative, cut(text, [relative.at]));
+    if (relative !== undefined && found !== undefined) {
       const words = cut(text, [relative.at])
         .split(/\s+/)
         .filter((w) => w !== '');
-      return rank(view, { ...query, words }, scope, true, { spans, event: new Set(tokenize(relative.relative.event)) });
+      // A span around the event ("the day I turned 34") lists what was said nearest it first.
+      const anchor = relative.relative.around === true ? found.anchor : undefined;
+      return rank(view, { ...query, words }, scope, true, { spans: found.spans, event: new Set(tokenize(relative.relative.event)), anchor });
     }
   }
   const masks = view.segments.map((s) => docMask(s.reader, s.deleted, query, scope.projectRoot));
@@ -206,14 +214,16 @@ function rank(view: IndexView, query: Query, scope: SearchScope, nested = false,
   const eventShare = (term: string) => (given?.event.has(term) === true ? EVENT_WORD_WEIGHT : 1);
   const spans = when.spans;
   // A question of a date and words that only frame it ("what happened on February 14th"): the span
-  // is all it asks (its date words would find "the february invoice" of another day).
-  const dateOnly = spans.length > 0 && tokenize(when.rest).every(framesOnly);
+  // is all it asks (its date words would find "the february invoice" of another day). So is one of
+  // an event's time and such words ("what was I working on the day I turned 34"): the event's words
+  // found the span.
+  const dateOnly = spans.length > 0 && tokenize(when.rest).every((t) => framesOnly(t) || given?.event.has(t) === true);
   // The words that said when are the span's now, not words to find: "two weeks ago" found "two
   // weekends ago" said any time, "last month" every "last month's rent". (A season's or a holiday's
   // name stays in the rest: "last Christmas" may be what was said.)
   const { terms, raws, counts, surfaces } = given === undefined && spans.length > 0 && !dateOnly ? distinctTerms(when.rest) : asked;
   if (dateOnly) {
-    candidates = spanCandidates(view, spans, masks, want);
+    candidates = spanCandidates(view, spans, masks, want, given?.anchor);
   } else if (terms.length === 0) {
     // Filters only: newest first.
     candidates = top(
@@ -388,10 +398,10 @@ const SPAN_BOOST = 3;
 const SPAN_FLOOR = 0.3;
 /** Chunks in a span beyond which none joins without a word of the question (a month of work is no hint). */
 const SPAN_FILL_MAX = 40;
-/** Words that only frame a question about a time ("what happened", "what did we work on"). */
+/** Words that only frame a question about a time ("what happened", "what did we work on", "what were we building"). */
 const FRAMING_WORDS = new Set(
   tokenize(
-    'happen happened happening talk talked discuss discussed say said work worked working change changed ask asked go went thing things anything something stuff get got make made doing done new',
+    'happen happened happening talk talked discuss discussed say said work worked working change changed ask asked go went thing things anything something stuff get got make made do did doing done new build building built busy',
   ),
 );
 /** A term of a question that only frames it: a framing word, or what is left of a contraction ("what's"). */
@@ -561,8 +571,11 @@ function pullReplies(view: IndexView, leading: readonly Candidate[], masks: Read
   }
 }
 
-/** A question of a date alone: the span's chunks, what the user said first (a day's requests say what it was about), then newest first. */
-function spanCandidates(view: IndexView, spans: readonly TimeSpan[], masks: ReadonlyArray<Uint8Array | undefined>, want: number): Candidate[] {
+/**
+ * A question of a date alone: the span's chunks, what the user said first (a day's requests say what
+ * it was about), then newest first, or nearest the event's saying first when the span is around one.
+ */
+function spanCandidates(view: IndexView, spans: readonly TimeSpan[], masks: ReadonlyArray<Uint8Array | undefined>, want: number, anchor?: number): Candidate[] {
   const out: Candidate[] = [];
   view.segments.forEach((s, i) => {
     const mask = masks[i];
@@ -574,6 +587,8 @@ function spanCandidates(view: IndexView, spans: readonly TimeSpan[], masks: Read
       out.push({ segment: i, doc: d, score: kindOrdinal(kinds[d] as number) === user ? 2 : 1, time: time[d] as number });
     }
   });
+  // Nearness is in the score (under half a kind's step), so the head's re-ranking keeps it.
+  if (anchor !== undefined) for (const c of out) c.score += 0.5 / (1 + Math.abs(c.time - anchor) / 3_600_000);
   return out.sort((a, b) => b.score - a.score || b.time - a.time).slice(0, want);
 }
 
@@ -583,21 +598,36 @@ function spanCandidates(view: IndexView, spans: readonly TimeSpan[], masks: Read
  * leading hit dates the event: a day it names near its own time ("starting Monday 13 April",
  * "flying out tomorrow"), or else its own day. No hit, no span.
  */
-function eventSpans(view: IndexView, query: Query, scope: SearchScope, relative: RelativeTime, rest: string): TimeSpan[] {
+function eventSpans(
+  view: IndexView,
+  query: Query,
+  scope: SearchScope,
+  relative: RelativeTime,
+  rest: string,
+): { spans: TimeSpan[]; anchor: number } | undefined {
   const pronoun = /^(?:it|they|them|that|this|she|he|we)\b/.test(relative.event);
   const others = rest.toLowerCase().replace(relative.event, ' ');
   const words = (pronoun ? `${relative.event} ${others}` : relative.event).split(/\s+/).filter((w) => w !== '');
   // "my birthday" is not a friend's: the user's own things, said as they are, lead.
   const phrases = [...relative.event.matchAll(/(?<![\w'-])(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?/g)].map((m) => m[0]);
+  // "The day I turned 34" is a birthday, told as one ("it's my birthday today, 34!"): the age must be said.
+  const age = /(?<![\w'-])turn(?:ed|s)?\s+(\d{1,3})(?![\w'-])/.exec(relative.event);
+  if (age !== null) {
+    words.push('birthday');
+    phrases.push(age[1] as string);
+  }
   const [top] = rank(view, { ...query, words, phrases }, { ...scope, limit: 1 }, true);
-  if (top === undefined) return [];
+  if (top === undefined) return undefined;
   const time = Date.parse(top.timestamp);
-  if (!Number.isFinite(time)) return [];
+  if (!Number.isFinite(time)) return undefined;
   const read = readChunk(scope.store, top.sessionId, top.ref);
   const day = eventDay(read?.ok === true ? read.chunk.text : '', time, relative.from < 0);
   const at = new Date(day);
   const shift = (n: number) => new Date(at.getFullYear(), at.getMonth(), at.getDate() + n).getTime();
-  return [{ start: shift(relative.from), end: shift(relative.to) }];
+  // The event's saying, when it was said on the event's day; else that day's noon.
+  const said = new Date(time);
+  const anchor = shift(0) === new Date(said.getFullYear(), said.getMonth(), said.getDate()).getTime() ? time : shift(0) + 12 * 3_600_000;
+  return { spans: [{ start: shift(relative.from), end: shift(relative.to) }], anchor };
 }
 
 /** The weight of an event's words in the question once they have dated its span. */

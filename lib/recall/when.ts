@@ -114,6 +114,8 @@ export interface RelativeTime {
   event: string;
   from: number;
   to: number;
+  /** The span is around the event ("the day I turned 34"), not before or after it. */
+  around?: boolean;
 }
 
 const RELATIVE_UNITS: Record<string, number> = { day: 1, night: 1, evening: 1, morning: 1, afternoon: 1, weekend: 8, week: 7, month: 31 };
@@ -127,12 +129,25 @@ const RELATIVE = new RegExp(
 /** Where an event's words end: a question's own words start again ("… I told you something was hurting"). */
 const EVENT_END = /\s+(?:what|which|who|whom|where|why|how|i\s+(?:told|said|asked|mentioned)|you\s+(?:told|said|suggested|recommended))\b/;
 
+/** Past forms not in -ed: an event is told in the past ("the day we went", not "the day I should pick"). */
+const PAST_IRREGULAR =
+  'was|were|had|went|got|came|left|took|met|flew|began|bought|sold|ran|won|lost|made|saw|gave|found|broke|fell|drove|wrote|spent|sent|held|became|felt|heard|kept|paid|quit|rode|sat|slept|spoke|stood|swam|threw|told|woke|wore|built|caught|chose|did|ate|drank|forgot|hit|hurt|let|put|read|set|shut|split|tore|upset';
+/**
+ * "The day I turned 34", "the week we moved", "that weekend we went to Porto": the time of an event
+ * itself, told by a subject and what they did. Its days around the event's day ([from, to), a day of
+ * slack on each side).
+ */
+const OF_EVENT = new RegExp(
+  `(?<![\\w-])(?:the|that)\\s+(day|night|evening|morning|afternoon|weekend|week)\\s+(?:that\\s+|when\\s+)?((?:i|we|he|she|they|(?:my|our)\\s+[\\w'-]+)\\s+(?:\\w+ed|${PAST_IRREGULAR})(?![\\w'-])[^,;?!.—–]*)`,
+);
+const OF_EVENT_DAYS: Record<string, [number, number]> = { week: [-4, 5], weekend: [-2, 4] };
+
 /** An event-relative time in a question, or undefined. */
 export function relativeTime(text: string): { relative: RelativeTime; at: [number, number]; whole: [number, number] } | undefined {
   const lower = text.toLowerCase();
-  if (!/\b(?:before|after|prior|following)\b/.test(lower)) return undefined;
+  if (!/\b(?:before|after|prior|following)\b/.test(lower)) return eventTime(lower);
   const m = RELATIVE.exec(lower);
-  if (m === null) return undefined;
+  if (m === null) return eventTime(lower);
   const [, count, unit, near, direction, tail] = m;
   let event = (tail as string).trim();
   const end = EVENT_END.exec(event);
@@ -148,6 +163,22 @@ export function relativeTime(text: string): { relative: RelativeTime; at: [numbe
   return { relative, at: [start, unitEnd], whole: [start, eventAt === -1 ? unitEnd : eventAt + event.length] };
 }
 
+/** "The day I turned 34": the event's own days (OF_EVENT), or undefined. */
+function eventTime(lower: string): { relative: RelativeTime; at: [number, number]; whole: [number, number] } | undefined {
+  const m = OF_EVENT.exec(lower);
+  if (m === null) return undefined;
+  let event = (m[2] as string).trim();
+  const end = EVENT_END.exec(event);
+  if (end !== null && end.index > 0) event = event.slice(0, end.index);
+  event = event.split(/\s+/).slice(0, 10).join(' ');
+  // The subject alone is no event ("the day I" of "what's the day I …?" needs a word after it).
+  if (!/\s[a-z]{2}/.test(event)) return undefined;
+  const [from, to] = OF_EVENT_DAYS[m[1] as string] ?? [-1, 2];
+  const eventAt = lower.indexOf(event, m.index);
+  const unitEnd = eventAt;
+  return { relative: { event, from, to, around: true }, at: [m.index, unitEnd], whole: [m.index, eventAt + event.length] };
+}
+
 /** The spans of time a question names, merged; empty when it names none. */
 export function timeSpans(text: string, now: Date): TimeSpan[] {
   return readTime(text, now).spans;
@@ -159,6 +190,13 @@ export function readTime(text: string, now: Date): TimeReading {
   if (!CUE.test(lower)) return relative === undefined ? { spans: [], rest: text } : { spans: [], rest: cut(text, [relative.at]), relative: relative.relative };
   // The words that say how far from the event are no date of their own ("the weekend before …").
   const found: Found = { spans: [], read: relative === undefined ? [] : [relative.at], taken: relative === undefined ? [] : [relative.at] };
+  // "The weekend of February 14th": the date below is read as a day, then widened to its weekend.
+  const weekendOf = WEEKEND_OF.exec(lower);
+  if (weekendOf !== null) {
+    const at: [number, number] = [weekendOf.index, weekendOf.index + weekendOf[0].length];
+    found.read.push(at);
+    found.taken.push(at);
+  }
   const thisYear = now.getFullYear();
   const today = startOfDay(now);
   const tomorrow = shiftDays(today, 1);
@@ -355,8 +393,9 @@ export function readTime(text: string, now: Date): TimeReading {
   read(`${WORD_START}(?:in|during|since|of|throughout|from|after|before|until)\\s+((?:19|20)\\d{2})(?![\\w-]|\\.\\d)${COUNTED}`, (m) => [
     { start: new Date(Number(m[1]), 0, 1).getTime(), end: new Date(Number(m[1]) + 1, 0, 1).getTime() },
   ]);
-  // "on the 14th": that day of this month and of the eleven before it (not "on the 2nd retry").
-  read(`${WORD_START}on\\s+the\\s+(\\d{1,2})(?:st|nd|rd|th)${WORD_END}${COUNTED}`, (m) => {
+  // "on the 14th": that day of this month and of the eleven before it (not "on the 2nd retry"); "the
+  // weekend of the 14th" too.
+  read(`(?:${WORD_START}on\\s+|(?<=weekend\\s+of\\s+))the\\s+(\\d{1,2})(?:st|nd|rd|th)${WORD_END}${COUNTED}`, (m) => {
     const date = Number(m[1]);
     const out: TimeSpan[] = [];
     for (let back = 0; back < 12; back++) {
@@ -431,9 +470,24 @@ export function readTime(text: string, now: Date): TimeReading {
   read(`${from}the\\s+other\\s+day${to}`, () => [day(7, 7)]);
   read(`${from}(?:a|one)\\s+fortnight\\s+ago${to}`, () => [day(17, 7)]);
 
-  const reading: TimeReading = { spans: merge(found.spans), rest: cut(text, found.taken) };
+  const spans = weekendOf === null ? found.spans : found.spans.map((s) => (s.end - s.start <= 25 * HOUR_MS ? weekendAround(new Date(s.start)) : s));
+  const reading: TimeReading = { spans: merge(spans), rest: cut(text, found.taken) };
   if (relative !== undefined) reading.relative = relative.relative;
   return reading;
+}
+
+/** "(the) weekend of" before a date ("the weekend of the 14th", "weekend of March 3"). */
+const WEEKEND_OF = new RegExp(`${WORD_START}(?:the\\s+)?weekend\\s+of\\s+(?=(?:the\\s+)?\\d|${MONTH}${WORD_END})`);
+const HOUR_MS = 3_600_000;
+
+/**
+ * The weekend a day belongs to: its Saturday and Sunday (a Monday to Thursday's, the one after), with
+ * the Friday before and the Monday after, when a weekend's plans and its stories are told.
+ */
+function weekendAround(day: Date): TimeSpan {
+  const dow = day.getDay();
+  const toSaturday = dow === 0 ? -1 : 6 - dow;
+  return { start: shiftDays(day, toSaturday - 1), end: shiftDays(day, toSaturday + 3) };
 }
 
 /** The text without these ranges (each becomes a space). */

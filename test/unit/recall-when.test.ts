@@ -119,6 +119,18 @@ describe('timeSpans', () => {
     expect(spans('where did we eat on the 14th')).toContainEqual(day(2026, 0, 14));
   });
 
+  it('reads "the weekend of" a date as its weekend, with the Friday before and the Monday after', () => {
+    // 14 February 2026 is a Saturday: Friday the 13th to Monday the 16th.
+    expect(inYear('where did we spend the weekend of February 14th?', 2026)).toEqual([day(2026, 1, 13, 4)]);
+    expect(readTime('where did we spend the weekend of February 14th?', now).rest).not.toMatch(/weekend/);
+    // A Sunday's weekend is the one it ends; a Tuesday's the one after it.
+    expect(inYear('the weekend of March 15', 2026)).toEqual([day(2026, 2, 13, 4)]);
+    expect(inYear('the weekend of March 3', 2026)).toEqual([day(2026, 2, 6, 4)]);
+    expect(spans('what did we do the weekend of the 7th')).toContainEqual(day(2026, 10, 6, 4));
+    // Not a date after it: "the weekend" is the latest, as before.
+    expect(spans('the weekend of fun we had')).toEqual([day(2026, 10, 28, 2)]);
+  });
+
   it('runs a date after since, from or after on to today, and reads none after before or until', () => {
     expect(spans('what changed since March')).toEqual([{ start: new Date(2026, 2, 1).getTime(), end: new Date(2026, 11, 1).getTime() }]);
     expect(spans('what changed since 2024')).toEqual([{ start: new Date(2024, 0, 1).getTime(), end: new Date(2026, 11, 1).getTime() }]);
@@ -266,6 +278,8 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     expect(recallText(home, ['--', 'what happened on February 20th 2025'])).toMatch(/^No archived context from 2025-02-20 matches/);
     // What is left of a contraction frames the question too.
     expect(order("what's happened on February 14th")).toEqual([ids.feb14]);
+    // "Building" frames it as "working on" does: the 12th's words of a build are not searched for.
+    expect(order('what were we building on February 14th')).toEqual([ids.feb14]);
   });
 });
 
@@ -316,6 +330,35 @@ describe('a time relative to an event', () => {
     expect(read('what did I do the day after that?').relative).toBeUndefined();
     expect(read('run the tests after the build').relative).toBeUndefined();
     expect(read('what did we decide before lunch').relative).toBeUndefined();
+  });
+
+  it('reads the time of an event itself: "the day I turned 34", "the week we moved"', () => {
+    const read = (q: string) => readTime(q, now);
+    expect(read('what was I working on the day I turned 34?')).toMatchObject({ spans: [], relative: { event: 'i turned 34', from: -1, to: 2, around: true } });
+    expect(read('what did we fix the week we moved').relative).toEqual({ event: 'we moved', from: -4, to: 5, around: true });
+    expect(read('that weekend we went to Porto, where did we eat?').relative).toEqual({ event: 'we went to porto', from: -2, to: 4, around: true });
+    // A subject alone is no event; before or after still reads as before.
+    expect(read("what's the day I should pick").relative).toBeUndefined();
+    expect(read('what did I cook the night my sister arrived').relative).toEqual({ event: 'my sister arrived', from: -1, to: 2, around: true });
+    expect(read('the day before I flew out').relative).toEqual({ event: 'i flew out', from: -2, to: 1 });
+  });
+
+  it('lists what was said nearest the event for a question of its time alone (ctxl recall)', () => {
+    const ids: Record<string, string> = {};
+    // One line every six hours from 20 April 2025, noon UTC.
+    const order = recallSandbox(
+      tempDir(),
+      'ffff7777-0000-4000-8000-000000000018',
+      (t) => {
+        for (let i = 0; i < 6; i++) t.user(`working on the export job, step ${i}: the working copy is clean`);
+        ids.birthday = t.user("it's my birthday today, 34! but first: raise the partner rate limit to 300 per minute");
+        t.assistant('Happy birthday! Raised the partner limit to 300 per minute.');
+        for (let i = 0; i < 6; i++) t.user(`back to the invoices table, part ${i}`);
+        for (let i = 0; i < 6; i++) t.user(`working on the billing report, working draft ${i}`);
+      },
+      { start: Date.parse('2025-04-20T12:00:00.000Z'), stepMs: 6 * 3_600_000 },
+    );
+    expect(order('what was I working on the day I turned 34?')[0]).toBe(ids.birthday);
   });
 
   it('dates the event by where it was spoken of (a day it names, "tomorrow") and favours what was said in the span', () => {
