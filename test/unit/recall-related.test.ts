@@ -12,6 +12,10 @@ describe('relatedTerms', () => {
   it('links synonyms both ways, at the related weight', () => {
     expect(related('boss')).toEqual(expect.arrayContaining([term('manager'), term('supervisor')]));
     expect(related('manager')).toContain(term('boss'));
+    // An animal's young is the animal; a sport's kind is the sport.
+    expect(related("what's our cat called")).toContain(term('kitten'));
+    expect(related('where do I go bouldering')).toContain(term('climbing'));
+    expect(related('when should I schedule training')).toContain(term('running'));
     expect(relatedTerms(tokenize('boss')).every((r) => r.weight === RELATED_WEIGHT)).toBe(true);
     expect(RELATED_WEIGHT).toBeLessThan(1);
   });

@@ -66,7 +66,7 @@ spouse = partner: wife husband girlfriend boyfriend fiance fiancee fianc\xE9 fia
 relative: aunt uncle cousin niece nephew grandmother grandfather grandma grandpa grandson granddaughter grandchild grandkid grandparent godmother godfather godson goddaughter
 friend = buddy = pal
 colleague = coworker = teammate
-pet: dog cat puppy kitten parrot hamster rabbit bird turtle gerbil ferret gecko lizard goldfish tortoise budgie horse pony chinchilla hedgehog cockatiel
+pet = animal: dog cat puppy kitten parrot hamster rabbit bird turtle gerbil ferret gecko lizard goldfish tortoise budgie horse pony chinchilla hedgehog cockatiel
 instrument: piano guitar violin cello drums flute saxophone trumpet ukulele clarinet oboe harp banjo mandolin trombone viola harmonica accordion bass
 apartment = flat = condo = condominium
 rent = lease = tenancy: landlord landlady apartment flat condo
@@ -85,10 +85,11 @@ money = cash = budget
 book = novel = manuscript: memoir biography thriller audiobook ebook kindle paperback hardback
 movie = film
 show = series
-song = music
+song = music = playlist
+concentrate = concentration = focus
 concert = gig = recital
 sport: tennis soccer football basketball baseball golf volleyball hockey swimming rugby cricket badminton netball pickleball padel lacrosse softball climbing bouldering skiing snowboarding surfing archery karate judo taekwondo
-exercise = workout = training = gym
+exercise = workout = training = gym: running jogging yoga pilates swimming cycling weightlifting
 jog = jogging = running
 race: marathon triathlon parkrun ultramarathon duathlon ironman
 wedding = marriage = married: bride bridesmaid groomsman reception venue honeymoon officiant
@@ -114,7 +115,12 @@ country = nation
 medicine = medication = meds = pill = prescription = capsule: ibuprofen paracetamol acetaminophen tylenol advil aspirin antibiotic amoxicillin insulin metformin sertraline lexapro prozac adderall ritalin levothyroxine statin inhaler antihistamine zyrtec claritin
 store = shop = supermarket = grocery
 gift = present
-restaurant = cafe = diner = bistro
+restaurant = cafe = caf\xE9 = diner = bistro
+cafe = caf\xE9 = coffee shop = coffeehouse: coffee
+cat = kitten = kitty
+dog = puppy = pup
+climb = climbing = bouldering
+bread: sourdough baguette focaccia brioche ciabatta loaf bagel
 meal: breakfast lunch dinner brunch
 drink: coffee tea beer wine juice smoothie soda lemonade cocktail
 clothes = clothing = outfit: shirt dress jacket shoes jeans sweater coat
@@ -126,7 +132,6 @@ tv = television
 hike = hiking = trek
 camp = camping
 photo = picture = photograph = photography = photographer
-exercise: yoga pilates swimming cycling running
 neighbor = neighbour
 appointment = booking = reservation
 company = employer = firm
