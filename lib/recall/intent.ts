@@ -14,7 +14,7 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'taste';
+  name: 'rule' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'taste' | 'name';
   asks: RegExp;
   /**
    * Answer words, space-separated, stemmed as the index stems them; a word ending in `=` (SURFACE_MARK)
@@ -112,6 +112,17 @@ const INTENTS: readonly Intent[] = [
     answers: 'love enjoy favorite favourite prefer fan hate= hated= hates= dislike rather',
     // "What should I cook tonight" asks no rule.
     displaces: ['rule'],
+  },
+  {
+    // "What's our cat called?", "what did I call the starter?", "what was the name of the vet?": the
+    // answer says named or name ("we named him Gerald", "she's Miso now" beside "renamed her"); called
+    // only frames it, and code is full of calls ("on-call", "called twice").
+    name: 'name',
+    // "Called" where the clause ends ("what's the cat called?", "… called now"): not "what is the
+    // function called when the queue drains", a question about a call.
+    asks: /(?<![\w./-])(?:(?:what|how)(?:'s| is| was| are| were)(?: \S+){1,5}? called(?=\s*(?:[?.!,;]|$|(?:again|now|these days|today|in|at|by|back then)\b))|what (?:did|do) (?:i|we|you|they) (?:call|name)|(?:what|which)(?:'s| is| was) (?:the |their |his |her |my |our )?name)(?![\w/-]|\.\w)/,
+    answers: 'named name renamed nicknamed',
+    framing: 0.2,
   },
   {
     // "What am I paying these days?", "which offer did I take in the end?": the words of these

@@ -45,6 +45,12 @@ describe('intentsOf', () => {
     ['help me find why my build broke tonight', []],
     ['plan my time series rollout', []],
     ['what should I do about the flaky test', ['rule']],
+    ["what's our cat called?", ['name']],
+    ['what did I call the bread culture I started', ['name']],
+    ['what was the name of the vet who saw the dog', ['name']],
+    // A call in code is no name.
+    ['what is the function called when the queue drains', []],
+    ['what is called twice in the handler', []],
     ['how heavy is my dog', ['weight']],
     ['how much does the new bike weigh', ['weight']],
     ['how tall is the bookcase we ordered', ['height']],
