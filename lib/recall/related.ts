@@ -240,6 +240,7 @@ crash = panic = segfault
 bug = defect = regression
 fix = patch = hotfix
 test = spec = testing
+flaky = flake = flakiness = unreliable = intermittent = intermittently = nondeterministic = sporadic
 framework: react vue angular svelte express fastify django flask rails nextjs nuxt remix astro sveltekit gatsby ember preact solidjs qwik htmx koa hapi nestjs hono adonisjs fastapi starlette sanic gin beego actix axum quarkus micronaut ktor dropwizard javalin laravel symfony codeigniter cakephp sinatra phoenix blazor
 component = widget
 date = calendar

@@ -243,7 +243,12 @@ function rank(
     const { added, framing } = intentTerms(text, terms);
     // And the words a question may use for what its answer calls otherwise (boss: manager).
     const intentWords = new Set(added.map((a) => a.term));
-    const related = relatedTerms(terms, new Set(framing.keys())).filter((r) => !intentWords.has(r.term));
+    // A word the archive never holds ("unreliable" of "flaky", "bouldering" of "climbing"): its
+    // related words are all the question has for it, so they count nearly as much as it would.
+    const absent = new Set(relatedTerms(terms.filter((t) => !framing.has(t) && !holds(view, t))).map((r) => r.term));
+    const related = relatedTerms(terms, new Set(framing.keys()))
+      .filter((r) => !intentWords.has(r.term))
+      .map((r) => (absent.has(r.term) ? { ...r, weight: Math.max(r.weight, STAND_IN_WEIGHT) } : r));
     // And a word's noun of action or its verb (migration: migrating), those the archive holds.
     const listed = new Set([...terms, ...intentWords, ...related.map((r) => r.term)]);
     const derived = terms
@@ -398,6 +403,8 @@ const SPAN_BOOST = 3;
 const SPAN_FLOOR = 0.3;
 /** Chunks in a span beyond which none joins without a word of the question (a month of work is no hint). */
 const SPAN_FILL_MAX = 40;
+/** Weight of a related word standing in for a word of the question the archive does not hold. */
+const STAND_IN_WEIGHT = 0.8;
 /** Words that only frame a question about a time ("what happened", "what did we work on", "what were we building"). */
 const FRAMING_WORDS = new Set(
   tokenize(

@@ -157,4 +157,17 @@ describe('ranking with related words (ctxl recall)', () => {
     expect(first('which instrument am I studying')).toBe(cello);
     expect(first('what did I buy')).toBe(shoes);
   });
+
+  it('a word the archive never holds lets its related words stand in for it, above the other words alone', () => {
+    let flaky = '';
+    const order = recallSandbox(tempDir(), 'ffff6666-0000-4000-8000-000000000007', (t) => {
+      flaky = t.user('The checkout test is flaky again: it failed once in CI this morning.');
+      t.assistant('Fixed the checkout test: the stale price fixture, as planned.');
+      t.assistant('Fixed the typo in the readme.');
+      t.assistant('Fixed the build.');
+      for (let i = 0; i < 12; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    // "unreliable" is in no chunk: flaky stands for it at more than a related word's weight.
+    expect(order('which unreliable checkout test did we fix')[0]).toBe(flaky);
+  });
 });
