@@ -286,12 +286,13 @@ function rank(
     spans,
     // "what was it originally, and what is it now" asks for both ends: neither leads.
     latest: terms.length > 0 && asksForLatest(text) && !asksForEarliest(text),
+    present: terms.length > 0 && !asksForLatest(text) && !asksForEarliest(text) && PRESENT.test(text) && !PAST.test(text),
     earliest: terms.length > 0 && asksForEarliest(text) && !asksForLatest(text),
     // "what did you suggest I do": about the assistant's words, though the user says "I".
     assistant: aboutAssistant,
     firstPerson: terms.length > 0 && FIRST_PERSON.test(text) && !aboutAssistant,
   };
-  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.earliest || asks.firstPerson || asks.assistant) {
+  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.present || asks.earliest || asks.firstPerson || asks.assistant) {
     const head = rerank(
       candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) })),
       asks,
@@ -418,6 +419,16 @@ const framesOnly = (term: string) => FRAMING_WORDS.has(term) || /^(?:s|d|t|m|ve|
 const RERANK_HEAD = 30;
 /** "now": the newest of the candidates that match well counts 1 + LATEST_BOOST times ("originally": the oldest). */
 const LATEST_BOOST = 0.3;
+/**
+ * A question in the present tense ("what's our cat called", "how long do tokens stay valid") asks
+ * how things stand now as well, without saying so: the newest good match counts 1 + PRESENT_BOOST
+ * times (half of "now"'s, as the tense is a weaker sign). Not with a word of the past in it.
+ */
+const PRESENT_BOOST = 0.15;
+/** Good matches all said within a day are one saying: the tense orders none of them. */
+const PRESENT_MIN_SPREAD_MS = 86_400_000;
+const PRESENT = /^\s*(?:what|which|who|where|how(?: much| many| long| often| big| old)?)(?:'s|'re|\s+(?:is|are|do|does))\b/i;
+const PAST = /(?<![\w'-])(?:did|was|were|had|used to|ago|last|yesterday|before|first|originally)(?![\w'-])/i;
 /** Share of the best score a candidate needs to count as a saying of the fact asked about. */
 const LATEST_FLOOR = 0.5;
 /** A question about the user ("where does my sister teach"): their own words count this much more. */
@@ -445,6 +456,7 @@ interface HeadAsks {
   phrases: readonly string[];
   spans: readonly TimeSpan[];
   latest: boolean;
+  present: boolean;
   earliest: boolean;
   firstPerson: boolean;
   assistant: boolean;
@@ -466,13 +478,20 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
     if (asks.firstPerson && chunk.type === 'user') c.score *= FIRST_PERSON_BOOST;
     if (asks.assistant && chunk.type === 'assistant') c.score *= ASSISTANT_BOOST;
   }
+  const best = Math.max(0, ...head.map((h) => h.c.score));
+  const good = () => head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);
   if (asks.latest || asks.earliest) {
-    const best = Math.max(0, ...head.map((h) => h.c.score));
-    const byTime = head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);
+    const byTime = good();
     if (asks.earliest) byTime.reverse();
     byTime.forEach(({ c }, i) => {
       c.score *= 1 + (LATEST_BOOST * i) / Math.max(1, byTime.length - 1);
     });
+  } else if (asks.present) {
+    // By age, not by order: a restatement minutes later (the reply that echoes the user) is no update.
+    const byTime = good();
+    const oldest = byTime[0]?.c.time ?? 0;
+    const spread = (byTime.at(-1)?.c.time ?? 0) - oldest;
+    if (spread >= PRESENT_MIN_SPREAD_MS) for (const { c } of byTime) c.score *= 1 + (PRESENT_BOOST * (c.time - oldest)) / spread;
   }
   return head.sort((a, b) => b.c.score - a.c.score || b.c.time - a.c.time);
 }

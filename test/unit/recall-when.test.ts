@@ -427,8 +427,28 @@ describe('a question about how things stand now', () => {
     expect(order('redis pool size')[0]).toBe(before);
     expect(order('what is the redis pool size now')[0]).toBe(after);
     expect(order('what was the redis pool size originally')[0]).toBe(before);
+
     // Both ends asked: neither saying is favoured by its age.
     expect(order('what was the redis pool size originally and what is it now').slice(0, 2).sort()).toEqual([before, after].sort());
+  });
+
+  it('leans to the later saying for a question in the present tense, when the sayings are days apart', () => {
+    let before = '';
+    let after = '';
+    const order = recallSandbox(
+      tempDir(),
+      'ffff8888-0000-4000-8000-00000000000b',
+      (t) => {
+        before = t.user('the redis pool size is 20 connections for the export job');
+        for (let i = 0; i < 6; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+        after = t.user('the redis pool size is 50 connections for the export job from today');
+      },
+      { start: Date.parse('2025-02-09T12:00:00.000Z'), stepMs: 86_400_000 },
+    );
+    expect(order('redis pool size')[0]).toBe(before);
+    expect(order('what is the redis pool size')[0]).toBe(after);
+    // A word of the past asks no such thing.
+    expect(order('what was the redis pool size')[0]).toBe(before);
   });
 
   it('ranks the later saying first among many older weak matches, whatever the limit', () => {
