@@ -5,6 +5,7 @@
 import { catchUpWithPhase } from '../phase/ledgers.ts';
 import type { HookContext } from '../runtime/hook-runtime.ts';
 import { recallMarkdown } from './recall.ts';
+import { echo } from './render.ts';
 
 const MAX_CONTEXT_CHARS = 9_500; // Claude Code diverts hook text over 10,000 characters to a file
 
@@ -32,6 +33,7 @@ export async function answerRecall(
     // Index work stops in time to answer; what it did not reach is indexed by the next search.
     deadline: Date.now() + Math.max(0, ctx.timeLeft() - 2_000),
   });
-  const body = `context-lifecycle recall results for \`/${commandName} ${args.trim()}\`:\n\n${text}`;
+  // The arguments as the heading echoes them (a pasted stack trace of 9,000 characters left no room for results).
+  const body = `context-lifecycle recall results for \`/${commandName} ${echo(args)}\`:\n\n${text}`;
   return body.length > MAX_CONTEXT_CHARS ? `${body.slice(0, MAX_CONTEXT_CHARS - 1)}…` : body;
 }

@@ -52,7 +52,7 @@ export function renderResults(query: string, results: readonly RecallResult[], o
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 /** The query as echoed in a heading: one line, no backticks (it sits in a code span), at most 120 characters. */
 const QUERY_ECHO = 120;
-const echo = (q: string) => {
+export const echo = (q: string) => {
   const s = oneLine(q).replace(/`/g, "'");
   return s.length > QUERY_ECHO ? `${s.slice(0, QUERY_ECHO - 1)}…` : s;
 };

@@ -190,7 +190,10 @@ function parseInput<T>(raw: string, schema: z.ZodMiniType<T>, log: Logger): T | 
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    log.warn(`stdin is not JSON (${(error as Error).message}); first bytes: ${JSON.stringify(raw.slice(0, 60))}`);
+    // Not a byte of it is logged, nor the parser's message (which quotes it): stdin that is not
+    // JSON may be anything, a pasted key among it.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    log.warn(`stdin is not JSON (${raw.length} characters${at === undefined ? '' : `, invalid at ${at}`}); its text is not logged`);
     return undefined;
   }
   const result = schema.safeParse(value);

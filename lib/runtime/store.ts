@@ -162,15 +162,25 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   const tmp = `${file}.${process.pid}.${++tmpCounter}.${Date.now().toString(36)}.tmp`;
   const fd = openSync(tmp, 'w', options?.mode ?? FILE_MODE);
   try {
-    if (typeof data === 'string') writeSync(fd, data);
-    else {
-      let done = 0;
-      while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+    // Bytes, written until all are: on a nearly full disk a write may take only part of them and
+    // say so by its count, not by an error; renamed in place, the part would pass for the file.
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    let done = 0;
+    while (done < bytes.length) {
+      const n = writeSync(fd, bytes, done, bytes.length - done);
+      if (n <= 0) throw Object.assign(new Error(`short write to ${tmp}`), { code: 'ENOSPC' });
+      done += n;
     }
     if (options?.fsync === true) fsyncSync(fd);
-  } finally {
+  } catch (error) {
+    // Nothing half written stays behind, not even as a temp file.
     closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {}
+    throw error;
   }
+  closeSync(fd);
   try {
     renameSync(tmp, file);
   } catch (error) {

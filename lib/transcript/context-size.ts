@@ -69,11 +69,24 @@ export function foldContext(state: ContextState, line: ParsedLine): ContextState
         state.charsAfter += entry.text.length;
         break;
       case 'tool-use':
-        state.charsAfter += JSON.stringify(entry.input ?? null).length + entry.name.length;
+        state.charsAfter += inputChars(entry.input) + entry.name.length;
         break;
       default:
         break;
     }
   }
   return state;
+}
+
+/**
+ * Characters of a tool call's input as JSON. An input nested thousands of levels deep (JSON.parse
+ * takes it, JSON.stringify overflows the stack) counts as nothing rather than stop every hook that
+ * reads the transcript.
+ */
+function inputChars(input: unknown): number {
+  try {
+    return JSON.stringify(input ?? null).length;
+  } catch {
+    return 0;
+  }
 }

@@ -2,7 +2,7 @@
 // long after the last Stop saved a cursor. Reads backwards block by block to the last main-thread
 // assistant usage (or compaction boundary), then folds only the lines after it. A turn's tool results
 // and the client's attachments sit between two usages, so this reads kilobytes, not the file.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type ContextState, emptyContext, foldContext } from './context-size.ts';
 import { parseLine } from './entries.ts';
 
@@ -12,9 +12,13 @@ export const TAIL_MAX_BYTES = 8 * 1024 * 1024;
 
 // Synchronous reads: node:fs/promises would cost the hook more to load than this reads.
 export async function contextAtEnd(path: string, maxBytes = TAIL_MAX_BYTES): Promise<ContextState | undefined> {
-  const fd = openSync(path, 'r');
+  // Non-blocking, then a regular file only: opening a FIFO for reading waits for a writer, and no
+  // deadline fires while the thread waits.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTFILE' });
+    const size = stat.size;
     let start = size;
     let tail = Buffer.alloc(0);
     while (start > 0 && size - start < maxBytes) {

@@ -53,6 +53,12 @@ describe('bad input: exit 0, no stdout, exactly one log line naming the problem'
   const BIG = Buffer.alloc(40 * 1024 * 1024, 0x61);
   const cases: Array<[string, (hook: string, home: string) => string | Buffer, RegExp]> = [
     ['garbage', () => 'this is not json {', /not JSON/],
+    // Stdin that is not JSON may be a pasted key: none of it reaches the log (the next test's check).
+    [
+      'a key, not JSON',
+      () => 'sk-ant-api03-Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8Nn7Mm6 oops',
+      /not JSON \(\d+ characters(, invalid at \d+)?\); its text is not logged/,
+    ],
     ['empty stdin', () => '', /empty stdin/],
     ['[]', () => '[]', /input rejected/],
     [
@@ -76,6 +82,7 @@ describe('bad input: exit 0, no stdout, exactly one log line naming the problem'
     expect(log).toHaveLength(1);
     expect(log[0]?.msg).toMatch(pattern);
     expect(log[0]?.scope).toBe(EVENT_OF[hook]);
+    expect(readFileSync(join(t.data, 'logs', 'ctxl.log'), 'utf8')).not.toMatch(/Zz9Yy8|sk-ant|this is not json/);
     // The code cache aside (written into any data dir that exists), only the log line.
     expect(listFiles(t.home).filter((f) => !f.startsWith('data/cache/code/'))).toEqual(['data/logs/ctxl.log']);
     expect(listFiles(t.home).every((f) => f === 'data/logs/ctxl.log' || /^data\/cache\/code\/[a-z-]+-[0-9a-f]{16}-v[\d.]+-\w+-[0-9a-f]{8}\.bin$/.test(f))).toBe(

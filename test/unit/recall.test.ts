@@ -420,6 +420,25 @@ describe('quotes, apostrophes and shell syntax are only text', () => {
     expect(existsSync(`${canary}2`)).toBe(false);
     expect(readLog(w.data).filter((l) => l.level === 'error')).toEqual([]);
   });
+
+  it('the /recall hook echoes a long query shortly, so a pasted stack trace still leaves room for results', () => {
+    const args = `flakyReconnectTimeouts ${'at Module._compile (node:internal/modules/cjs/loader:1358:14) '.repeat(150)}`;
+    const input = {
+      session_id: SID_OLD,
+      transcript_path: w.files.old,
+      cwd: w.projectA,
+      hook_event_name: 'UserPromptExpansion',
+      expansion_type: 'slash_command',
+      command_name: 'recall',
+      command_args: args,
+      prompt: `/recall ${args}`,
+    };
+    const r = runHookSync('user-prompt-expansion', JSON.stringify(input), w.env, { cwd: w.projectA });
+    const text = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(text.split('\n')[0]?.length).toBeLessThan(250);
+    expect(text).toMatch(/^1\. \*\*/m);
+    expect(text.length).toBeLessThanOrEqual(10_000);
+  });
 });
 
 // ---- 6. other projects ----

@@ -73,6 +73,17 @@ describe('context size', () => {
     expect(CHARS_PER_TOKEN).toBe(4);
   });
 
+  it('counts a tool input nested too deep to stringify as nothing, and goes on', () => {
+    // JSON.parse takes 20,000 levels; JSON.stringify overflows the stack on them.
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const raw = `{"type":"assistant","uuid":"deep","sessionId":"sess","timestamp":"2026-11-29T10:00:00.000Z","message":{"id":"m-deep","role":"assistant","content":[{"type":"tool_use","id":"tu","name":"Write","input":{"meta":${deep}}}]}}`;
+    const parsed = parseLine(raw);
+    expect(parsed).toBeDefined();
+    const state = emptyContext();
+    if (parsed !== undefined) expect(() => foldContext(state, parsed)).not.toThrow();
+    expect(state.charsAfter).toBe('Write'.length);
+  });
+
   it('takes the last main-thread usage: input + cache creation + cache read', () => {
     const state = fold([
       userText('hi'),

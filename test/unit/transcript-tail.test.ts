@@ -4,6 +4,7 @@
 // further back than one 64 KB block, no usage at all, a torn last line. It must agree with the forward
 // fold over every line, on the shared real transcripts and on every prefix of them. Also the new
 // `hook-context` entry (lib/transcript/entries.ts) and injectedChars in foldContext.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +91,13 @@ function forward(text: string): ContextState {
 const anchored = (s: ContextState) => s.usageKey !== undefined || s.compactions > 0;
 
 describe('contextAtEnd', () => {
+  it('refuses a path that is no regular file at once: a FIFO would block the open, past any deadline', async () => {
+    const fifo = join(tempDir(), 'transcript.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    await expect(contextAtEnd(fifo)).rejects.toMatchObject({ code: 'ENOTFILE' });
+    await expect(contextAtEnd(tempDir())).rejects.toBeDefined();
+  });
+
   it('takes the last main-thread usage; a later sidechain usage and sidechain content do not count', async () => {
     const file = write([
       userText('hi'),
