@@ -4,11 +4,19 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catchUpWithPhase, writeLedgers } from '../lib/phase/ledgers.ts';
+import { spawnDetached } from '../lib/runtime/detached.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionEndInput } from '../lib/runtime/schemas.ts';
-import { pathExists } from '../lib/runtime/store.ts';
-import { touchSession } from '../lib/session/session-files.ts';
+import { statSafe } from '../lib/runtime/store.ts';
+import { readCursor, touchSession } from '../lib/session/session-files.ts';
 import { startJobs } from '../lib/session/tool-archive.ts';
+
+/**
+ * Backlog read here, at most: a pass runs to the end of what it reads and no deadline stops it (a
+ * 42 MB backlog took SessionEnd past Claude Code's 1.5 s). More is archived by `ctxl ingest`,
+ * started detached.
+ */
+const INLINE_BACKLOG_BYTES = 3 * 1024 * 1024;
 
 runHook({
   event: 'SessionEnd',
@@ -16,9 +24,26 @@ runHook({
   handler: async (input, ctx) => {
     await touchSession(ctx, { sessionId: input.session_id, cwd: input.cwd, transcriptPath: input.transcript_path, end: { reason: input.reason ?? 'other' } });
     const transcript = input.transcript_path;
-    if (transcript !== undefined && pathExists(transcript) && ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, transcript);
-    // No Stop comes after this one: archive jobs queued or left by a process that died start now.
-    await startJobs(ctx, input.session_id, join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs'));
+    const size = transcript === undefined ? undefined : statSafe(transcript);
+    const cli = join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs');
+    if (transcript !== undefined && size?.isFile() === true) {
+      const cursor = readCursor(ctx.store, input.session_id, ctx.log, ctx.now());
+      // An older cursor names no file: it is this session's transcript.
+      const read = cursor !== undefined && (cursor.transcriptPath ?? transcript) === transcript && cursor.offset <= size.size ? cursor.offset : 0;
+      const backlog = size.size - read;
+      if (backlog > INLINE_BACKLOG_BYTES) {
+        // No Stop comes after this one: the backlog is archived in the background (the ledgers
+        // below are written with what the session knew before it).
+        try {
+          await spawnDetached(process.execPath, [cli, 'ingest', transcript, '--cwd', input.cwd], process.env);
+          ctx.log.info(`archiving a ${backlog}-byte backlog of ${input.session_id} in the background`);
+        } catch (error) {
+          ctx.log.warn(`could not start the archive of ${input.session_id}'s backlog`, error);
+        }
+      } else if (backlog > 0 && ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, transcript);
+    }
+    // Archive jobs queued or left by a process that died start now.
+    await startJobs(ctx, input.session_id, cli);
     await writeLedgers(ctx, input.session_id, { current: true, final: true });
     return undefined;
   },

@@ -38,6 +38,12 @@ export function redact(input: string): Redaction {
       const secret = (args[rule.group] as string | undefined) ?? '';
       if (secret === '' || secret.includes('[REDACTED')) return match;
       if (rule.accept !== undefined && !rule.accept(secret)) return match;
+      if (rule.around !== undefined) {
+        // After the groups come the match's offset and the text (and the named groups, if any).
+        const n = typeof args[args.length - 1] === 'string' ? args.length - 1 : args.length - 2;
+        const start = (args[n - 1] as number) + prefix.length;
+        if (!rule.around(args[n] as string, start, start + secret.length)) return match;
+      }
       count += 1;
       kinds.add(rule.kind);
       return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;

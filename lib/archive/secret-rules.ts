@@ -2,11 +2,11 @@
 // hashes, uuids and ordinary code must survive. So a value is a secret when it has a known provider
 // shape, or when a secret-like name is assigned a literal in a context that says "value": an
 // env-style line (also behind Read's or Grep's line prefix), an environment variable in capitals,
-// quotes, a query string, a URL's password, an Authorization header, a command line's password
-// option (mysql -p, curl -u, --password …), a value piped to a command that reads a password from
-// stdin, a config file's own key (.npmrc, .netrc, .pgpass, docker's auth, XML elements, PHP's
+// quotes, a query string, a URL's password, an Authorization header, a cookie header's random-looking
+// value, a command line's password option (mysql -p, curl -u, --password …; also a command an .env
+// line assigns), a value piped to a command that reads a password from stdin, a config file's own key (.npmrc, .netrc, .pgpass, docker's auth, XML elements, PHP's
 // define), a name/value pair (Kubernetes' env, ECS), a setter called with a random-looking literal, a value said in prose, or a bare word that
-// looks random (not a call, a member access or a type). Every quantifier is bounded, so no input
+// looks random (not a call, a member access or a type); a bare AWS secret key, near `aws` or its key id. Every quantifier is bounded, so no input
 // makes a rule quadratic; rules that cannot match a text are skipped by a literal (`hints`) or one
 // shared pattern (`gate`).
 
@@ -17,6 +17,8 @@ export interface Rule {
   group?: number;
   /** Extra test on the secret (for assignments: does it look like a literal?). */
   accept?: (secret: string) => boolean;
+  /** Extra test on the text around the secret (the text the rule runs on, where the secret starts and ends), after `accept`. */
+  around?: (text: string, start: number, end: number) => boolean;
   /** The rule needs a secret-like name (NAME) in the text. */
   named?: boolean;
   /** Literals of which every match holds one: a text with none skips the rule (a scan costs less than the regex). */
@@ -96,8 +98,23 @@ const ENV_GATE = /[A-Z0-9_](?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIAL)|^(?:PASS|PWD
  * where an absolute path to it may come first (/usr/bin/mysql; after a space, /var/lib/mysql is a folder).
  */
 const COMMAND_START = '(?:(?:^|[\\r\\n|;&(`\'"])[ \\t]{0,5}(?:/[\\w.+-]{1,60}){0,8}/?|[ \\t])';
-/** mysql (or mysqldump…) as a command, up to its `-p`, within one command of a line. */
-const MYSQL_P = `${COMMAND_START}(?:mysql|mariadb)(?:dump|admin|import|sh|check|-dump|-admin|-import)?(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t]-p`;
+/**
+ * A command assigned at a line's start (an .env file's `HEALTHCHECK=curl …`, `DB_CLI=mysql …`, also
+ * behind Read's or Grep's line prefix): its `=` starts it. Not mid-line: `docker run -e
+ * DB_HOST=mysql -p3306:3306` names a host. The command rules run again with this start, and only
+ * on a text where a `=` comes before a command (ASSIGNED_COMMAND_GATE): in COMMAND_START, trying a
+ * line prefix at every line doubled those rules' time on code.
+ */
+const ASSIGNED_COMMAND_START = `(?:^|[\\r\\n])${LINE_PREFIX}[ \\t]{0,20}(?:export[ \\t]{1,5})?[A-Za-z_][\\w.-]{0,60}=[ \\t]{0,5}(?:/[\\w.+-]{1,60}){0,8}/?`;
+const ASSIGNED_COMMAND_GATE =
+  /=[ \t]{0,5}(?:\/[\w.+-]{1,60}){0,8}\/?(?:mysql|mariadb|sshpass|docker|podman|az|redis-cli|zip|ssh-keygen|https?|curl)[\w.-]{0,10}[ \t]/;
+/**
+ * mysql (or mysqldump…) as a command, up to its `-p`, within one command of a line. The options
+ * before it are lazy and tried last (`??`): greedy, they reached past a first `-p` to a second
+ * command's on the line and left the first password.
+ */
+const mysqlP = (start: string) =>
+  `${start}(?:mysql|mariadb)(?:dump|admin|import|sh|check|-dump|-admin|-import)?(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)??[ \\t]-p`;
 /**
  * A flag whose name ends in a secret's, with its `=` or space: `--password `, `--db-token=`, `-pass `.
  * A password flag takes any literal (people pick words); a token or key flag a random-looking one
@@ -141,8 +158,8 @@ const XML_PLACEHOLDER = /^@[\w.]+@$|^\{[^{}]*\}$/;
  * `<ForgotPassword>\n  Forgot your password?\n</ForgotPassword>`), a placeholder or an expression is not one.
  */
 const xmlValue = (v: string) => commandValue(v) && !XML_PLACEHOLDER.test(v) && !/\s/.test(v.trim());
-/** `echo` or `printf '%s\n'` at a command's start (also behind Read's or Grep's line prefix), up to its value. */
-const ECHO = `(?:^|[\\s;&|(\`→:])(?:echo|printf)(?:[ \\t]{1,5}-[neE]{1,3}){0,3}(?:[ \\t]{1,5}(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"))?[ \\t]{1,5}`;
+/** `echo` or `printf '%s\n'` at a command's start (also behind Read's or Grep's line prefix, as an assignment's value or quoted), up to its value. */
+const ECHO = `(?:^|[\\s;&|(\`→:='"])(?:echo|printf)(?:[ \\t]{1,5}-[neE]{1,3}){0,3}(?:[ \\t]{1,5}(?:'%s(?:\\\\n)?'|"%s(?:\\\\n)?"))?[ \\t]{1,5}`;
 /** A pipe into a command that reads a password from stdin (sudo's options may take values before -S). */
 const PASSWORD_READER =
   '--password-stdin(?![\\w-])|\\bsudo[ \\t]{1,5}(?:-[A-Za-z]{1,5}(?:[ \\t]{1,5}[^\\s|;&-]\\S{0,40})?[ \\t]{1,5}){0,3}-[A-Za-z]{0,4}S(?![\\w-])|\\bpasswd[ \\t][^\\n|;&]{0,60}--stdin(?![\\w-])|\\bchpasswd\\b|-passin[ \\t]{1,5}stdin';
@@ -162,6 +179,77 @@ const HEREDOC_GATE = /--password-stdin|\bsudo\b|\bpasswd\b|chpasswd|-passin|\bva
 /** A heredoc's body that may be a password: not a variable alone (`$DOCKER_PASS`). */
 const heredocValue = (v: string) => !/^\s*["']?\$\{?[A-Za-z_]\w*\}?["']?\s*$/.test(v);
 
+/**
+ * A bare 40-character value that is an AWS secret key: upper case, lower case and a digit (a git
+ * hash or a sha1 is hex, and in one case), and not a path (no `/` at either end, no `//`, fewer than
+ * four `/`: a key holds 0.6 of them on average; a path that long holds more).
+ */
+const awsSecret = (v: string) =>
+  /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v) && !/^[0-9A-Fa-f]+$/.test(v) && !/^\/|\/$|\/\//.test(v) && v.split('/').length <= 4;
+/** `aws` as a word (AWS_PROFILE, aws-cli, an id's marker `[REDACTED:aws-access-key]`; not laws or paws), or an access key id. */
+const AWS_WORD = /(?<![A-Za-z])(?:aws|AWS|Aws)(?![a-z])|\bA[KS]IA[A-Z0-9]{16}\b/;
+/**
+ * Whether a bare key is near `aws` or an access key id: up to 300 characters before it on its line
+ * or the line before, or after it on its line (the id, redacted by then, leaves `aws` in its
+ * marker); and not right after a secret's name (`secret_key = …`), which other rules take. Tested
+ * here, not in the pattern: lookarounds cost 3 µs at each 40-character word (a git hash).
+ */
+function nearAws(text: string, start: number, end: number): boolean {
+  // Within 300 characters first: a search for the line's ends over a whole text, at each key of a long line, was quadratic.
+  let before = text.slice(Math.max(0, start - 300), start);
+  const newline = before.lastIndexOf('\n');
+  if (newline !== -1) before = before.slice(before.lastIndexOf('\n', newline - 1) + 1);
+  if (/(?:key|secret)["']?[ \t]{0,5}(?::=|[:=])[ \t]{0,5}["']?$/i.test(before)) return false;
+  const after = text.slice(end, end + 300);
+  return AWS_WORD.test(before) || AWS_WORD.test(after.includes('\n') ? after.slice(0, after.indexOf('\n')) : after);
+}
+/** A cookie's name and value (RFC 6265: no spaces, quotes, commas, semicolons or backslashes). */
+const COOKIE_NAME = '[^\\s=;"\'`\\\\,]{1,200}';
+const COOKIE_VALUE = '[^\\s;"\'`\\\\,]{1,4000}';
+/** A Cookie or Set-Cookie header. A gate, not hints: three spellings as hints slowed the one-pass hint scan by a third. */
+const COOKIE_GATE = /cookie["']?[ \t]{0,3}:/i;
+
+/** The rules of a password on a command line, for commands that start where `start` says. */
+const commandRules = (start: string): Rule[] => [
+  // mysql -pSECRET, -p'SECRET' (glued to -p; a bare -p prompts for it): mysql as the command, and
+  // -p its option (not /usr/include/mysql … -pthread, not some-mysql -p3306:3306).
+  { kind: 'password', pattern: new RegExp(`(${mysqlP(start)}(["']))([^"'\\n]{1,200})(\\2)`, 'g'), group: 3, accept: commandValue, hints: ['mysql', 'mariadb'] },
+  { kind: 'password', pattern: new RegExp(`(${mysqlP(start)})([^\\s'"-][^\\s'"]{0,199})`, 'g'), group: 2, accept: commandValue, hints: ['mysql', 'mariadb'] },
+  // sshpass -p SECRET, docker/podman login -p SECRET, redis-cli -a SECRET: the password as a short option's value.
+  {
+    kind: 'password',
+    pattern: new RegExp(
+      `(${start}(?:sshpass[ \\t]{1,5}-p|(?:(?:docker|podman)(?:\\.exe)?|az)[ \\t]{1,5}login[^\\n|;&]{0,300}?[ \\t]-p|redis-cli[^\\n|;&]{0,300}?[ \\t]-a)[ \\t]{1,5}(["']?))([^\\s"'-][^\\s"']{2,199})`,
+      'g',
+    ),
+    group: 3,
+    accept: commandValue,
+    hints: ['sshpass', 'login', 'redis-cli'],
+  },
+  // zip -P SECRET, ssh-keygen -N SECRET, httpie -a user:SECRET.
+  {
+    kind: 'password',
+    pattern: new RegExp(
+      `(${start}(?:zip[^\\n|;&]{0,300}?[ \\t]-P|ssh-keygen[^\\n|;&]{0,300}?[ \\t]-N|http[^\\n|;&]{0,300}?[ \\t](?:-a|--auth)[ \\t]{1,5}["']?[^\\s:"'[\\]]{1,100}:)[ \\t]{0,5}(["']?))([^\\s"'[\\]-][^\\s"'[\\]]{2,199})`,
+      'g',
+    ),
+    group: 3,
+    accept: commandValue,
+    hints: ['zip', 'ssh-keygen', 'http'],
+  },
+  // curl -u user:SECRET (the options before -u tried last, as in mysqlP: two curls on a line each lose theirs)
+  {
+    kind: 'password',
+    pattern: new RegExp(
+      `(${start}curl(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)??[ \\t](?:-u[ \\t]{0,5}|--user(?:=|[ \\t]{1,5}))["']?[^\\s:"'[\\]]{1,100}:)([^\\s"'[\\]]{3,200})`,
+      'g',
+    ),
+    group: 2,
+    accept: commandValue,
+    hints: ['curl'],
+  },
+];
+
 export const RULES: readonly Rule[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)/g, hints: ['PRIVATE KEY'] },
   { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,400}/g, hints: ['sk-ant-'] },
@@ -172,29 +260,31 @@ export const RULES: readonly Rule[] = [
     gate: /gh[pousr]_|github_pat_/,
   },
   { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g, hints: ['glpat-'] },
-  { kind: 'slack-token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,200}/g, hints: ['xox'] },
+  { kind: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,200}/g, hints: ['xox'] },
+  // Slack app-level tokens: xapp-1-<app id>-<number>-<hex>.
+  { kind: 'slack-token', pattern: /\bxapp-\d{1,2}-[A-Za-z0-9]{6,20}-\d{6,20}-[A-Za-z0-9]{20,200}/g, hints: ['xapp-'] },
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, hints: ['AKIA', 'ASIA'] },
+  // An AWS secret access key with no name next to it (a name's rules take that one, as `secret`):
+  // exactly 40 base64 characters on their own (not a piece of a longer run: an image, an integrity
+  // hash), shaped as awsSecret says, near `aws` or an access key id (nearAws).
+  {
+    kind: 'aws-secret-key',
+    pattern: /(^|[^\w/+=.-])([A-Za-z0-9/+]{40})(?![\w/+=-]|\.\w)/g,
+    group: 2,
+    accept: awsSecret,
+    around: nearAws,
+    hints: ['aws', 'AWS', 'Aws', 'AKIA', 'ASIA'],
+  },
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, hints: ['AIza'] },
   { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,200}/g, hints: ['_live_', '_test_'] },
+  // Webhook signing secrets: Stripe's whsec_ and 32 alphanumerics, Svix's (Clerk, Resend…) whsec_ and base64.
+  { kind: 'webhook-secret', pattern: /\bwhsec_[A-Za-z0-9+/]{24,200}={0,2}/g, hints: ['whsec_'] },
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, hints: ['npm_'] },
   { kind: 'pypi-token', pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,400}/g, hints: ['pypi-AgE'] },
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,100}\b/g, hints: ['hf_'] },
   { kind: 'vault-token', pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{20,300}/g, gate: /hv[sbr]\./ },
-  // mysql -pSECRET, -p'SECRET' (glued to -p; a bare -p prompts for it): mysql as the command, and
-  // -p its option (not /usr/include/mysql … -pthread, not some-mysql -p3306:3306).
-  { kind: 'password', pattern: new RegExp(`(${MYSQL_P}(["']))([^"'\\n]{1,200})(\\2)`, 'g'), group: 3, accept: commandValue, hints: ['mysql', 'mariadb'] },
-  { kind: 'password', pattern: new RegExp(`(${MYSQL_P})([^\\s'"-][^\\s'"]{0,199})`, 'g'), group: 2, accept: commandValue, hints: ['mysql', 'mariadb'] },
-  // sshpass -p SECRET, docker/podman login -p SECRET, redis-cli -a SECRET: the password as a short option's value.
-  {
-    kind: 'password',
-    pattern: new RegExp(
-      `(${COMMAND_START}(?:sshpass[ \\t]{1,5}-p|(?:(?:docker|podman)(?:\\.exe)?|az)[ \\t]{1,5}login[^\\n|;&]{0,300}?[ \\t]-p|redis-cli[^\\n|;&]{0,300}?[ \\t]-a)[ \\t]{1,5}(["']?))([^\\s"'-][^\\s"']{2,199})`,
-      'g',
-    ),
-    group: 3,
-    accept: commandValue,
-    hints: ['sshpass', 'login', 'redis-cli'],
-  },
+  ...commandRules(COMMAND_START),
+  ...commandRules(ASSIGNED_COMMAND_START).map((rule) => ({ ...rule, gate: ASSIGNED_COMMAND_GATE })),
   // Config files whose secret is under a name of its own: npm's `_auth=`/`_authToken=`, docker's
   // config.json `"auth": "<base64>"`, Azure's `AccountKey=`, a .netrc's `password`, a Dockerfile's
   // `ENV DB_PASSWORD value`.
@@ -221,35 +311,13 @@ export const RULES: readonly Rule[] = [
     accept: commandValue,
     gate: ENV_GATE,
   },
-  // keytool -storepass/-keypass SECRET, openssl -passout/-passin pass:SECRET, zip -P SECRET,
-  // ssh-keygen -N SECRET, httpie -a user:SECRET.
+  // keytool -storepass/-keypass SECRET, openssl -passout/-passin pass:SECRET.
   {
     kind: 'password',
     pattern: /((?:^|[\s|;&(`'"])-(?:storepass|keypass|srcstorepass|deststorepass|passout|passin)[ \t]{1,5}(?:pass:)?(["']?))([^\s"'-][^\s"']{2,199})/g,
     group: 3,
     accept: commandValue,
     hints: ['pass'],
-  },
-  {
-    kind: 'password',
-    pattern: new RegExp(
-      `(${COMMAND_START}(?:zip[^\\n|;&]{0,300}?[ \\t]-P|ssh-keygen[^\\n|;&]{0,300}?[ \\t]-N|http[^\\n|;&]{0,300}?[ \\t](?:-a|--auth)[ \\t]{1,5}["']?[^\\s:"'[\\]]{1,100}:)[ \\t]{0,5}(["']?))([^\\s"'[\\]-][^\\s"'[\\]]{2,199})`,
-      'g',
-    ),
-    group: 3,
-    accept: commandValue,
-    hints: ['zip', 'ssh-keygen', 'http'],
-  },
-  // curl -u user:SECRET
-  {
-    kind: 'password',
-    pattern: new RegExp(
-      `(${COMMAND_START}curl(?:\\.exe)?(?:[ \\t][^\\n|;&]{0,300}?)?[ \\t](?:-u[ \\t]{0,5}|--user(?:=|[ \\t]{1,5}))["']?[^\\s:"'[\\]]{1,100}:)([^\\s"'[\\]]{3,200})`,
-      'g',
-    ),
-    group: 2,
-    accept: commandValue,
-    hints: ['curl'],
   },
   // Webhook URLs whose path is the credential (Slack, Discord).
   {
@@ -428,6 +496,27 @@ export const RULES: readonly Rule[] = [
     gate: /bearer|authorization/i,
   },
   { kind: 'basic-auth', pattern: /\b(authorization:[ \t]{0,5}basic[ \t]{1,5})([A-Za-z0-9+/=]{8,500})/gi, group: 2, gate: /authorization/i },
+  // A cookie's value in a Set-Cookie header (its first pair: the attributes after it are no secret),
+  // and a Cookie header's pairs, all in one marker when one value looks random (a session id; not
+  // `theme=dark`): a rule replaces one secret per match, and a pattern per pair would need a
+  // lookbehind to the header at every `;`.
+  {
+    kind: 'cookie',
+    pattern: new RegExp(`(\\bset-cookie["']?[ \\t]{0,3}:[ \\t]{0,5}["']?${COOKIE_NAME}=)(${COOKIE_VALUE})`, 'gi'),
+    group: 2,
+    accept: looksRandom,
+    gate: COOKIE_GATE,
+  },
+  {
+    kind: 'cookie',
+    pattern: new RegExp(
+      `(\\bcookie(?<!set-cookie)["']?[ \\t]{0,3}:[ \\t]{0,5}["']?)(${COOKIE_NAME}=${COOKIE_VALUE}(?:;[ \\t]{0,3}${COOKIE_NAME}=${COOKIE_VALUE}){0,100})`,
+      'gi',
+    ),
+    group: 2,
+    accept: (pairs) => pairs.split(';').some((pair) => looksRandom(pair.slice(pair.indexOf('=') + 1))),
+    gate: COOKIE_GATE,
+  },
   // name: "value" / name = 'value' / "name": "value" (quoted: spaces allowed inside)
   {
     kind: 'secret',

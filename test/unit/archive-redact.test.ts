@@ -54,6 +54,13 @@ const clientSecret = rnd(40, 31, URLSAFE);
 const opaque = rnd(40, 32);
 const djangoKey = rnd(50, 33);
 const sendgridKey = cat('S', 'G.', rnd(22, 34, URLSAFE), '.', rnd(43, 35, URLSAFE));
+const slackApp = cat('xa', 'pp-1-', 'A0', rnd(9, 51, UPPER), '-', '1234567890123-', rnd(64, 52, HEX));
+const slackRefresh = cat('xo', 'xe-1-', rnd(40, 53));
+const stripeWebhook = cat('wh', 'sec_', rnd(32, 54));
+const svixWebhook = cat('wh', 'sec_', rnd(32, 55, `${ALNUM}+/`), '=');
+// A bare AWS secret key: 40 base64 characters with upper and lower case and digits (checked below).
+const awsBare = cat('wJ', rnd(36, 56, `${ALNUM}/+`), 'a7');
+const sessionCookie = rnd(32, 57, 'abcdefghijklmnopqrstuvwxyz0123456789');
 
 interface Positive {
   name: string;
@@ -386,6 +393,64 @@ const POSITIVES: Positive[] = [
     secrets: ['HdS3cr3tV4lu3Xy9Zq2W', 'VaultPw123x', 'Pw1234abc', 'Xy9876zz'],
     kind: 'password',
   },
+  {
+    name: 'two curl -u or --user passwords on one line',
+    text: 'Use curl -u admin:Cu1stPw7788 https://a.example.com or curl -u admin:Cu2ndPw9911 https://b.example.com.\ncurl --user admin:Cu3rdPw1234 https://a.example.com; curl --user=admin:Cu4thPw5678 https://b.example.com',
+    secrets: ['Cu1stPw7788', 'Cu2ndPw9911', 'Cu3rdPw1234', 'Cu4thPw5678'],
+    kind: 'password',
+    expected:
+      'Use curl -u admin:[REDACTED:password] https://a.example.com or curl -u admin:[REDACTED:password] https://b.example.com.\ncurl --user admin:[REDACTED:password] https://a.example.com; curl --user=admin:[REDACTED:password] https://b.example.com',
+  },
+  {
+    name: 'two mysql passwords on one line',
+    text: 'run mysql -pFirst1Pw db or mysql -u app -pSecond2Pw db',
+    secrets: ['First1Pw', 'Second2Pw'],
+    kind: 'password',
+  },
+  {
+    name: 'a command assigned on an .env line: curl -u, mysql -p, a password piped to --password-stdin',
+    text: 'HEALTHCHECK=curl -u admin:Hc9xQ2mP7wLt https://x.example.com\nDB_CLI=mysql -u root -pMy5qlPw9Kx21 app\nLOGIN_CMD=echo "Pipe7Sec8Ret9" | docker login --password-stdin\nexport REG_LOGIN=docker login -u me -p Dk9Pw88xQ r.example.com',
+    secrets: ['Hc9xQ2mP7wLt', 'My5qlPw9Kx21', 'Pipe7Sec8Ret9', 'Dk9Pw88xQ'],
+    kind: 'password',
+    expected:
+      'HEALTHCHECK=curl -u admin:[REDACTED:password] https://x.example.com\nDB_CLI=mysql -u root -p[REDACTED:password] app\nLOGIN_CMD=echo "[REDACTED:password]" | docker login --password-stdin\nexport REG_LOGIN=docker login -u me -p [REDACTED:password] r.example.com',
+  },
+  {
+    name: "an .env file's assigned commands seen through Read, cat -n and Grep, quoted, or by their path",
+    text: '     3→HEALTHCHECK=curl -u admin:Hc9xQ2mP7wLt https://x.example.com\n     4\tDB_CLI=mysql -u root -pMy5qlPw9Kx21 app\n/app/.env:5:LOGIN_CMD=echo "Pipe7Sec8Ret9" | docker login --password-stdin\nLOGIN_CMD="echo \'Quo7edPw55\' | docker login --password-stdin"\nExecStart=/usr/bin/redis-cli -a R3disPw9x ping',
+    secrets: ['Hc9xQ2mP7wLt', 'My5qlPw9Kx21', 'Pipe7Sec8Ret9', 'Quo7edPw55', 'R3disPw9x'],
+    kind: 'password',
+  },
+  {
+    name: 'Slack app-level and refresh tokens',
+    text: `SLACK_APP_TOKEN=${slackApp}\nrefresh: ${slackRefresh}`,
+    secrets: [slackApp, slackRefresh],
+    kind: 'slack-token',
+  },
+  {
+    name: 'Stripe and Svix webhook signing secrets',
+    text: `STRIPE_WEBHOOK_SECRET=${stripeWebhook}\nconst wh = new Webhook("${svixWebhook}");`,
+    secrets: [stripeWebhook, svixWebhook],
+    kind: 'webhook-secret',
+  },
+  {
+    name: 'a SendGrid key in an env line, in JSON and after a colon',
+    text: `SENDGRID_API_KEY=${sendgridKey}\n{"key":"${sendgridKey}"}\nkey:${sendgridKey}.`,
+    secrets: [sendgridKey],
+    kind: 'sendgrid-key',
+  },
+  {
+    name: 'a bare AWS secret key near its access key id or the word aws',
+    text: `Access key ID,Secret access key\n${awsAccess},${awsBare}\nAWS Secret Access Key [None]: ${awsBare}\nhere are the aws creds: ${awsAccess} ${awsBare}\n${awsBare} is the key for the AWS account`,
+    secrets: [awsBare],
+    kind: 'aws-secret-key',
+  },
+  {
+    name: 'a session id in a Set-Cookie header and in a Cookie header',
+    text: `Set-Cookie: sessionid=${sessionCookie}; Path=/; HttpOnly\n< set-cookie: __Host-sid=s%3A${sessionCookie}.Sig9x; Secure\ncurl -H "Cookie: theme=dark; session=${sessionCookie}; lang=en" https://x`,
+    secrets: [sessionCookie],
+    kind: 'cookie',
+  },
 ];
 
 const npmIntegrity = 'sha512-Gx7Ai6T3zT1hpFfL6rKvmLm+Vuc0nHv1Yc4bC3Rz1NmWQq8EJFkLu7q1k3VbD8FyGUb2v0LlYbZkwEGo/fF7aQ==';
@@ -536,6 +601,21 @@ const NEGATIVES: Array<[string, string]> = [
     'define() of a call, a comparison with a subscript, a member named s.',
     'define(\'DB_PASSWORD\', getenv(\'DB_PASSWORD\'));\nif config["password"] == "admin": pass\nthis.s.LongPropertyNameThatIs24x = 1',
   ],
+  [
+    '.env lines assigning commands with no password: a prompt, variables, a flag alone, a pipe to no password reader',
+    'DB_CLI=mysql -u root -p app\nDB_CLI2=mysql -u root -p"$DB_PASS" app\nHEALTHCHECK=curl -u "$USER:$PASS" https://x.example.com\nLOGIN_CMD=echo "$REGISTRY_TOKEN" | docker login --password-stdin\nCOUNT_CMD=echo "hello" | grep -c h\nCURL_OPTS=-u admin',
+  ],
+  ['a host named mysql mid-line before a published port', 'docker run -e DB_HOST=mysql -p3306:3306 app\nCFLAGS=-I/usr/include/mysql -pthread'],
+  [
+    '40-character values near aws that are no secret key: hex hashes, paths, longer runs, a uuid',
+    `aws s3 cp ./a s3://bucket/ # 3f786850e387550fdab836ed7e6dc881de23001b\nAWS sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\naws s3 cp ./x s3://bucket/Reports2024/JanuaryData/Summary\naws: lib/Components/Button2/View/Group/Index9\naws image data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==\nAWS session 8d9c3c1e-4b5a-4f0e-9a51-2f6e0b7c1d23 "integrity": "${npmIntegrity}"`,
+  ],
+  ['a 40-character base64 value with no aws near it ("laws" is no aws)', `fixture ${awsBare} in a test, as the laws say`],
+  [
+    'cookies that hold no secret, and cookies in code',
+    'Cookie: theme=dark; lang=en-US\nSet-Cookie: theme=dark; Path=/\nSet-Cookie: session=; Max-Age=0\ndocument.cookie = "theme=dark"\ncookie: name=value',
+  ],
+  ['the new prefixes in prose and code', 'const sg = SG.Client.send(msg)\nxapp-1 is the app-level prefix\nwhsec_ starts a signing secret'],
 ];
 
 describe('redact: true secrets are removed with the right marker', () => {

@@ -488,6 +488,37 @@ describe('SessionEnd', () => {
     expect(session.prompts).toBe(1);
   });
 
+  it('leaves a backlog too big to read in its budget to a background ingest, which archives it', async () => {
+    const t = setup({ CTXL_LOG_LEVEL: 'info' });
+    copyFileSync(CRUD, t.transcript);
+    // 40 prompts of 100 KB: over the 3 MB the hook reads itself.
+    const sid = readFileSync(CRUD, 'utf8')
+      .split('\n')
+      .map((l) => (l === '' ? undefined : (JSON.parse(l) as { sessionId?: string }).sessionId))
+      .find((id) => id !== undefined) as string;
+    for (let i = 0; i < 40; i++) {
+      const line = {
+        type: 'user',
+        uuid: `big-${i}`,
+        sessionId: sid,
+        timestamp: '2026-11-29T10:00:00.000Z',
+        cwd: t.home,
+        message: { role: 'user', content: `backlog marker ${i} ${'word '.repeat(20_000)}` },
+      };
+      appendFileSync(t.transcript, `${JSON.stringify(line)}\n`);
+    }
+    expectSilentSuccess(t.run('session-end', t.input('session-end', sid)));
+    expect(readLog(t.data).map((l) => l.msg)).toContainEqual(expect.stringMatching(/^archiving a \d+-byte backlog of .* in the background$/));
+    // The ingest runs on after the hook: its chunks appear, then its cursor reaches the end (its
+    // last step; waited for, so the temp dir is not removed under it).
+    const size = statSync(t.transcript).size;
+    const cursor = join(t.session(sid), 'cursor.json');
+    const done = () => existsSync(cursor) && (readJson<{ offset: number }>(cursor).offset ?? 0) === size;
+    for (let waited = 0; waited < 15_000 && !done(); waited += 200) await new Promise((r) => setTimeout(r, 200));
+    expect(done()).toBe(true);
+    expect(readdirSync(join(t.session(sid), 'archived')).length).toBeGreaterThanOrEqual(40);
+  });
+
   it('a later SessionStart(resume) reopens the session', () => {
     const t = setup();
     expectSilentSuccess(t.run('session-end', t.input('session-end')));
