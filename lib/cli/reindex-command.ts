@@ -1,7 +1,7 @@
 // `ctxl reindex`: rebuild the search index from the chunk files, remove what killed writers left, and
 // restore damaged chunk files from their session's transcript.
 import { join } from 'node:path';
-import { archiveDir, readChunk, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
+import { archiveDir, catalogFile, catalogLineId, listChunkIds, readChunk, removeTempLeftovers, writeChunks } from '../archive/archive-store.ts';
 import { type Chunk, salvageCutShort } from '../archive/chunk-file.ts';
 import { toolOutputOf, toolPartId } from '../archive/chunker.ts';
 import { chunkHash } from '../archive/hash.ts';
@@ -32,7 +32,11 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
   const done = await refreshIndex(cli.store, cli.log, { rebuild: true, waitMs: 60_000, onBad });
   if (!done.complete) throw new Error('the index is busy (another process holds its lock); try again');
   let temps = 0;
-  for (const id of listDir(cli.store.path('sessions'))) temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
+  for (const id of listDir(cli.store.path('sessions'))) {
+    temps += removeTempLeftovers(cli.store, id, cli.now.getTime());
+    // A chunk its catalog lists whose file is gone (deleted by hand, lost with a disk) is damaged too.
+    for (const gone of missingChunks(cli, id)) onBad(id, gone);
+  }
   temps += removeStaleTemps(cli.store.path('jobs'), cli.now.getTime());
   if (temps > 0) cli.log.info(`reindex: removed ${temps} temporary file(s) left by killed writers`);
   const { restored: again, salvaged } = await restoreDamaged(cli, bad);
@@ -42,6 +46,21 @@ export async function reindexCommand(cli: CliEnv, options: { cwd: string; all: b
   let damaged = finished;
   for (const ids of bad.values()) damaged += ids.size;
   return { sessions, chunks, damaged, restored };
+}
+
+/** Ids the session's catalog lists whose chunk file is not there. */
+function missingChunks(cli: CliEnv, sessionId: string): string[] {
+  const text = readTextFile(catalogFile(cli.store, sessionId));
+  if (text === undefined) return [];
+  const present = new Set(listChunkIds(cli.store, sessionId));
+  const bytes = Buffer.from(text);
+  const missing = new Set<string>();
+  let start = 0;
+  for (let end = bytes.indexOf(10); end !== -1; start = end + 1, end = bytes.indexOf(10, start)) {
+    const id = catalogLineId(bytes, start, end);
+    if (id !== undefined && !present.has(id)) missing.add(id);
+  }
+  return [...missing];
 }
 
 /**

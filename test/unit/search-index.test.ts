@@ -1915,6 +1915,12 @@ describe('the CLI as concurrent processes', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ damaged: 1, restored: 1 });
     expect(readFileSync(join(dir, name), 'utf8')).toBe(sound);
+    // A chunk file deleted outright (its catalog still lists it) comes back the same way.
+    rmSync(join(dir, name));
+    const again = runCli(['reindex', '--all', '--json'], env, root);
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ damaged: 1, restored: 1 });
+    expect(readFileSync(join(dir, name), 'utf8')).toBe(sound);
   }, 30_000);
 
   it("ctxl reindex restores damaged chunk files from their transcript, leaving the session's cursor where it was", () => {
