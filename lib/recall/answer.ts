@@ -20,7 +20,17 @@ export async function answerRecall(
   ctx: HookContext,
   sessionStats?: () => string[],
 ): Promise<string> {
-  if (input.transcript_path !== undefined) await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
+  if (input.transcript_path !== undefined) {
+    // What L2 already holds still answers when the transcript cannot be read.
+    try {
+      await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
+    } catch (error) {
+      // Only the transcript's own failure (a file we may not read); our data dir's is a failure of ours.
+      const path = (error as NodeJS.ErrnoException).path;
+      if (path === undefined || path.startsWith(ctx.store.root)) throw error;
+      ctx.log.warn(`could not bring L2 up to date from ${input.transcript_path} before a /recall`, error);
+    }
+  }
   const text = await recallMarkdown(args, {
     store: ctx.store,
     log: ctx.log,

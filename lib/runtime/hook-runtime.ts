@@ -140,6 +140,13 @@ export function runHook<T extends HookInput>(spec: HookSpec<T>): void {
       if (env.CTXL_DEBUG_FAIL === '1') throw new Error('CTXL_DEBUG_FAIL=1: simulated internal failure');
       output = await spec.handler(input, context);
     } catch (error) {
+      // A file of the user's we may not read (a transcript of another user's, mode 000) is theirs to
+      // fix, not a failure of ours: said once per run, and the breaker does not count it.
+      const { code, path } = error as NodeJS.ErrnoException;
+      if ((code === 'EACCES' || code === 'EPERM') && path !== undefined && !path.startsWith(store.root)) {
+        log.warn(`no permission to read ${path}; nothing done`);
+        return undefined;
+      }
       log.error('hook failed', error);
       breaker.failed(new Date());
       return undefined;
