@@ -41,7 +41,8 @@ const LEISURE = new RegExp(
     'outfits?|wear|clothes|shoes|plants?|gardens?|flowers?|museums?|theatre|theater|exhibitions?|crafts?|yarn|knitting|camping|day out|things to do',
     // Pets and things bought for oneself: "any tips to reward my dog", "what should I buy for my
     // desk". Not a bare monitor (code monitors queues), only one that is bought.
-    'pets?|dogs?|cats?|puppy|puppies|kittens?|treats?|toys?|buy|purchase|shopping|headphones|earbuds|cameras?|gadgets?|gear|accessor(?:y|ies)|decor|furniture|sofa|couch|rugs?|lamps?|skincare|makeup|perfume|jewel(?:le)?ry',
+    // Not cat, treats, toys or gear alone: code says them ("cat or less", "treats tabs as spaces").
+    'pets?|dogs?|puppy|puppies|kittens?|my cats?|our cats?|(?:dog|cat|pet) (?:treats?|toys?)|buy|purchase|shopping|headphones|earbuds|cameras?|gadgets?|accessor(?:y|ies)|decor|furniture|sofa|couch|rugs?|lamps?|skincare|makeup|perfume|jewel(?:le)?ry',
     '(?:second|new|external|another|gaming|ultrawide|4k) monitors?',
   ].join('|')})(?![\\w/-]|\\.\\w)`,
 );
@@ -120,7 +121,7 @@ const INTENTS: readonly Intent[] = [
     name: 'name',
     // "Called" where the clause ends ("what's the cat called?", "… called now"): not "what is the
     // function called when the queue drains", a question about a call.
-    asks: /(?<![\w./-])(?:(?:what|how)(?:'s| is| was| are| were)(?: \S+){1,5}? called(?=\s*(?:[?.!,;]|$|(?:again|now|these days|today|in|at|by|back then)\b))|what (?:did|do) (?:i|we|you|they) (?:call|name)|(?:what|which)(?:'s| is| was) (?:the |their |his |her |my |our )?name)(?![\w/-]|\.\w)/,
+    asks: /(?<![\w./-])(?:(?:what|how)(?:'s| is| was| are| were)(?: \S+){1,5}? called(?=\s*(?:[?.!,;]|$|(?:again|now|these days|today|back then)\b))|what (?:did|do) (?:i|we|you|they) (?:call|name)|(?:what|which)(?:'s| is| was) (?:the |their |his |her |my |our )?name)(?![\w/-]|\.\w)/,
     answers: 'named name renamed nicknamed',
     framing: 0.2,
   },

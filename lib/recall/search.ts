@@ -245,7 +245,8 @@ function rank(
     const intentWords = new Set(added.map((a) => a.term));
     // A word the archive never holds ("unreliable" of "flaky", "bouldering" of "climbing"): its
     // related words are all the question has for it, so they count nearly as much as it would.
-    const absent = new Set(relatedTerms(terms.filter((t) => !framing.has(t) && !holds(view, t))).map((r) => r.term));
+    // The held words silenced in place, not left out: a two-word name is only of adjacent words.
+    const absent = new Set(relatedTerms(terms, new Set(terms.filter((t) => framing.has(t) || holds(view, t)))).map((r) => r.term));
     const related = relatedTerms(terms, new Set(framing.keys()))
       .filter((r) => !intentWords.has(r.term))
       .map((r) => (absent.has(r.term) ? { ...r, weight: Math.max(r.weight, STAND_IN_WEIGHT) } : r));

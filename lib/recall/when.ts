@@ -91,6 +91,8 @@ const CUE =
 
 interface Found {
   spans: TimeSpan[];
+  /** Where in the text the match that read each span began (same order as spans). */
+  from: number[];
   /** Where in the text each match was, so a shorter pattern does not read the same words again. */
   read: Array<[number, number]>;
   /** The words cut from the question: what was read, but a season's or a holiday's name. */
@@ -138,7 +140,7 @@ const PAST_IRREGULAR =
  * slack on each side).
  */
 const OF_EVENT = new RegExp(
-  `(?<![\\w-])(?:the|that)\\s+(day|night|evening|morning|afternoon|weekend|week)\\s+(?:that\\s+|when\\s+)?((?:i|we|he|she|they|(?:my|our)\\s+[\\w'-]+)\\s+(?:\\w+ed|${PAST_IRREGULAR})(?![\\w'-])[^,;?!.—–]*)`,
+  `(?<![\\w-])(?:the|that)\\s+(day|night|evening|morning|afternoon|weekend|week)\\s+(?:that\\s+|when\\s+)?((?:i|we|he|she|they|(?:my|our)\\s+[\\w'-]+)\\s+(?:(?!(?:need|feed|speed|seed|breed|bleed|exceed|proceed|succeed|embed|shed|bed|red|wed)(?![\\w'-]))\\w+ed|${PAST_IRREGULAR})(?![\\w'-])[^,;?!.—–]*)`,
 );
 const OF_EVENT_DAYS: Record<string, [number, number]> = { week: [-4, 5], weekend: [-2, 4] };
 
@@ -174,9 +176,14 @@ function eventTime(lower: string): { relative: RelativeTime; at: [number, number
   // The subject alone is no event ("the day I" of "what's the day I …?" needs a word after it).
   if (!/\s[a-z]{2}/.test(event)) return undefined;
   const [from, to] = OF_EVENT_DAYS[m[1] as string] ?? [-1, 2];
-  const eventAt = lower.indexOf(event, m.index);
-  const unitEnd = eventAt;
-  return { relative: { event, from, to, around: true }, at: [m.index, unitEnd], whole: [m.index, eventAt + event.length] };
+  // Offsets from the match: the event was rebuilt with single spaces, so it may not be found as is.
+  const unitEnd = m.index + m[0].length - (m[2] as string).length;
+  const eventAt = lower.indexOf(event, unitEnd);
+  return {
+    relative: { event, from, to, around: true },
+    at: [m.index, unitEnd],
+    whole: [m.index, eventAt === -1 ? m.index + m[0].length : eventAt + event.length],
+  };
 }
 
 /** The spans of time a question names, merged; empty when it names none. */
@@ -189,7 +196,7 @@ export function readTime(text: string, now: Date): TimeReading {
   const relative = relativeTime(text);
   if (!CUE.test(lower)) return relative === undefined ? { spans: [], rest: text } : { spans: [], rest: cut(text, [relative.at]), relative: relative.relative };
   // The words that say how far from the event are no date of their own ("the weekend before …").
-  const found: Found = { spans: [], read: relative === undefined ? [] : [relative.at], taken: relative === undefined ? [] : [relative.at] };
+  const found: Found = { spans: [], from: [], read: relative === undefined ? [] : [relative.at], taken: relative === undefined ? [] : [relative.at] };
   // "The weekend of February 14th": the date below is read as a day, then widened to its weekend.
   const weekendOf = WEEKEND_OF.exec(lower);
   if (weekendOf !== null) {
@@ -470,14 +477,18 @@ export function readTime(text: string, now: Date): TimeReading {
   read(`${from}the\\s+other\\s+day${to}`, () => [day(7, 7)]);
   read(`${from}(?:a|one)\\s+fortnight\\s+ago${to}`, () => [day(17, 7)]);
 
-  const spans = weekendOf === null ? found.spans : found.spans.map((s) => (s.end - s.start <= 25 * HOUR_MS ? weekendAround(new Date(s.start)) : s));
+  // Only the date right after "the weekend of" ("yesterday and the weekend of the 14th": not yesterday).
+  const dateAt = weekendOf === null ? -1 : weekendOf.index + weekendOf[0].length;
+  const spans = found.spans.map((s, i) => (found.from[i] === dateAt && s.end - s.start <= 25 * HOUR_MS ? weekendAround(new Date(s.start)) : s));
   const reading: TimeReading = { spans: merge(spans), rest: cut(text, found.taken) };
   if (relative !== undefined) reading.relative = relative.relative;
   return reading;
 }
 
 /** "(the) weekend of" before a date ("the weekend of the 14th", "weekend of March 3"). */
-const WEEKEND_OF = new RegExp(`${WORD_START}(?:the\\s+)?weekend\\s+of\\s+(?=(?:the\\s+)?\\d|${MONTH}${WORD_END})`);
+const WEEKEND_OF = new RegExp(
+  `${WORD_START}(?:the\\s+)?weekend\\s+of\\s+(?=the\\s+\\d{1,2}(?:st|nd|rd|th)${WORD_END}|(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}${WORD_END}|${MONTH}\\s+\\d)`,
+);
 const HOUR_MS = 3_600_000;
 
 /**
@@ -599,6 +610,7 @@ function each(
       spans = Number.isFinite(start) ? [{ start, end: tomorrow }] : [];
     }
     found.spans.push(...spans);
+    found.from.push(...spans.map(() => from));
   }
 }
 

@@ -51,6 +51,9 @@ describe('intentsOf', () => {
     // A call in code is no name.
     ['what is the function called when the queue drains', []],
     ['what is called twice in the handler', []],
+    ['what is the cleanup function called in the shutdown path', []],
+    // Cat and treats are words of code too.
+    ['should I use cat or less for my logs', ['rule']],
     ['how heavy is my dog', ['weight']],
     ['how much does the new bike weigh', ['weight']],
     ['how tall is the bookcase we ordered', ['height']],

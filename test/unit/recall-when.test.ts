@@ -129,6 +129,8 @@ describe('timeSpans', () => {
     expect(spans('what did we do the weekend of the 7th')).toContainEqual(day(2026, 10, 6, 4));
     // Not a date after it: "the weekend" is the latest, as before.
     expect(spans('the weekend of fun we had')).toEqual([day(2026, 10, 28, 2)]);
+    // Only its own date is widened: yesterday stays a day.
+    expect(spans('what did I do yesterday and the weekend of the 14th')).toContainEqual(day(2026, 10, 29));
   });
 
   it('runs a date after since, from or after on to today, and reads none after before or until', () => {
@@ -339,6 +341,10 @@ describe('a time relative to an event', () => {
     expect(read('that weekend we went to Porto, where did we eat?').relative).toEqual({ event: 'we went to porto', from: -2, to: 4, around: true });
     // A subject alone is no event; before or after still reads as before.
     expect(read("what's the day I should pick").relative).toBeUndefined();
+    // "Need" is no past, though it ends in -ed.
+    expect(read('what should I pack the day I need to leave').relative).toBeUndefined();
+    // Two spaces in the event: the rest of the question is kept.
+    expect(read('what was I reading the day I  turned 34?').rest).toMatch(/^what was I reading\s+I\s+turned 34\?$/);
     expect(read('what did I cook the night my sister arrived').relative).toEqual({ event: 'my sister arrived', from: -1, to: 2, around: true });
     expect(read('the day before I flew out').relative).toEqual({ event: 'i flew out', from: -2, to: 1 });
   });
