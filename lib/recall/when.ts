@@ -151,10 +151,7 @@ export function relativeTime(text: string): { relative: RelativeTime; at: [numbe
   const m = RELATIVE.exec(lower);
   if (m === null) return eventTime(lower);
   const [, count, unit, near, direction, tail] = m;
-  let event = (tail as string).trim();
-  const end = EVENT_END.exec(event);
-  if (end !== null && end.index > 0) event = event.slice(0, end.index);
-  event = event.split(/\s+/).slice(0, 10).join(' ');
+  const event = eventWords(tail as string);
   if (!/[a-z]{3}/.test(event)) return undefined;
   const days = near !== undefined ? 2 : (RELATIVE_UNITS[unit as string] ?? 1) * (count === undefined ? 1 : (RELATIVE_COUNTS[count] ?? Number(count)));
   const before = direction === 'before' || (direction as string).startsWith('prior');
@@ -165,14 +162,19 @@ export function relativeTime(text: string): { relative: RelativeTime; at: [numbe
   return { relative, at: [start, unitEnd], whole: [start, eventAt === -1 ? unitEnd : eventAt + event.length] };
 }
 
+/** An event's words: up to where the question goes on (EVENT_END), at most ten, single-spaced. */
+function eventWords(tail: string): string {
+  let event = tail.trim();
+  const end = EVENT_END.exec(event);
+  if (end !== null && end.index > 0) event = event.slice(0, end.index);
+  return event.split(/\s+/).slice(0, 10).join(' ');
+}
+
 /** "The day I turned 34": the event's own days (OF_EVENT), or undefined. */
 function eventTime(lower: string): { relative: RelativeTime; at: [number, number]; whole: [number, number] } | undefined {
   const m = OF_EVENT.exec(lower);
   if (m === null) return undefined;
-  let event = (m[2] as string).trim();
-  const end = EVENT_END.exec(event);
-  if (end !== null && end.index > 0) event = event.slice(0, end.index);
-  event = event.split(/\s+/).slice(0, 10).join(' ');
+  const event = eventWords(m[2] as string);
   // The subject alone is no event ("the day I" of "what's the day I …?" needs a word after it).
   if (!/\s[a-z]{2}/.test(event)) return undefined;
   const [from, to] = OF_EVENT_DAYS[m[1] as string] ?? [-1, 2];
