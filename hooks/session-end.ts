@@ -8,7 +8,7 @@ import { spawnDetached } from '../lib/runtime/detached.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionEndInput } from '../lib/runtime/schemas.ts';
 import { statSafe } from '../lib/runtime/store.ts';
-import { readCursor, touchSession } from '../lib/session/session-files.ts';
+import { backlogBytes, readCursor, touchSession } from '../lib/session/session-files.ts';
 import { startJobs } from '../lib/session/tool-archive.ts';
 
 /**
@@ -27,10 +27,8 @@ runHook({
     const size = transcript === undefined ? undefined : statSafe(transcript);
     const cli = join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs');
     if (transcript !== undefined && size?.isFile() === true) {
-      const cursor = readCursor(ctx.store, input.session_id, ctx.log, ctx.now());
-      // An older cursor names no file: it is this session's transcript.
-      const read = cursor !== undefined && (cursor.transcriptPath ?? transcript) === transcript && cursor.offset <= size.size ? cursor.offset : 0;
-      const backlog = size.size - read;
+      const backlog = backlogBytes(size.size, readCursor(ctx.store, input.session_id, ctx.log, ctx.now()), transcript);
+      // A small backlog (or none: its subagents' transcripts, read with it, may have grown) here.
       if (backlog > INLINE_BACKLOG_BYTES) {
         // No Stop comes after this one: the backlog is archived in the background (the ledgers
         // below are written with what the session knew before it).
@@ -40,7 +38,7 @@ runHook({
         } catch (error) {
           ctx.log.warn(`could not start the archive of ${input.session_id}'s backlog`, error);
         }
-      } else if (backlog > 0 && ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, transcript);
+      } else if (ctx.timeLeft() > 800) await catchUpWithPhase(ctx, input.session_id, transcript);
     }
     // Archive jobs queued or left by a process that died start now.
     await startJobs(ctx, input.session_id, cli);

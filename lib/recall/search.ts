@@ -23,7 +23,7 @@ import type { Store } from '../runtime/store.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
-import { asksForEarliest, asksForLatest, cut, type RelativeTime, readTime, relativeTime, type TimeSpan, timeSpans, within } from './when.ts';
+import { askedOrder, cut, type RelativeTime, readTime, relativeTime, type TimeSpan, timeSpans, within } from './when.ts';
 
 export interface RecallResult {
   ref: string;
@@ -246,7 +246,8 @@ function rank(
     // A word the archive never holds ("unreliable" of "flaky", "bouldering" of "climbing"): its
     // related words are all the question has for it, so they count nearly as much as it would.
     // The held words silenced in place, not left out: a two-word name is only of adjacent words.
-    const absent = new Set(relatedTerms(terms, new Set(terms.filter((t) => framing.has(t) || holds(view, t)))).map((r) => r.term));
+    const held = new Set(terms.filter((t) => framing.has(t) || holds(view, t)));
+    const absent = new Set(held.size === terms.length ? [] : relatedTerms(terms, held).map((r) => r.term));
     const related = relatedTerms(terms, new Set(framing.keys()))
       .filter((r) => !intentWords.has(r.term))
       .map((r) => (absent.has(r.term) ? { ...r, weight: Math.max(r.weight, STAND_IN_WEIGHT) } : r));
@@ -285,15 +286,12 @@ function rank(
   const asks: HeadAsks = {
     phrases: query.phrases,
     spans,
-    // "what was it originally, and what is it now" asks for both ends: neither leads.
-    latest: terms.length > 0 && asksForLatest(text) && !asksForEarliest(text),
-    present: terms.length > 0 && !asksForLatest(text) && !asksForEarliest(text) && PRESENT.test(text) && !PAST.test(text),
-    earliest: terms.length > 0 && asksForEarliest(text) && !asksForLatest(text),
+    order: terms.length > 0 ? askedOrder(text) : undefined,
     // "what did you suggest I do": about the assistant's words, though the user says "I".
     assistant: aboutAssistant,
     firstPerson: terms.length > 0 && FIRST_PERSON.test(text) && !aboutAssistant,
   };
-  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.latest || asks.present || asks.earliest || asks.firstPerson || asks.assistant) {
+  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.order !== undefined || asks.firstPerson || asks.assistant) {
     const head = rerank(
       candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) })),
       asks,
@@ -428,8 +426,6 @@ const LATEST_BOOST = 0.3;
 const PRESENT_BOOST = 0.15;
 /** Good matches all said within a day are one saying: the tense orders none of them. */
 const PRESENT_MIN_SPREAD_MS = 86_400_000;
-const PRESENT = /^\s*(?:what|which|who|where|how(?: much| many| long| often| big| old)?)(?:'s|'re|\s+(?:is|are|do|does))\b/i;
-const PAST = /(?<![\w'-])(?:did|was|were|had|used to|ago|last|yesterday|before|first|originally)(?![\w'-])/i;
 /** Share of the best score a candidate needs to count as a saying of the fact asked about. */
 const LATEST_FLOOR = 0.5;
 /** A question about the user ("where does my sister teach"): their own words count this much more. */
@@ -456,9 +452,8 @@ const REPLY_REACH = 8;
 interface HeadAsks {
   phrases: readonly string[];
   spans: readonly TimeSpan[];
-  latest: boolean;
-  present: boolean;
-  earliest: boolean;
+  /** Which saying of a changed fact leads (when.ts askedOrder). */
+  order: 'latest' | 'earliest' | 'present' | undefined;
   firstPerson: boolean;
   assistant: boolean;
 }
@@ -481,13 +476,13 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
   }
   const best = Math.max(0, ...head.map((h) => h.c.score));
   const good = () => head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);
-  if (asks.latest || asks.earliest) {
+  if (asks.order === 'latest' || asks.order === 'earliest') {
     const byTime = good();
-    if (asks.earliest) byTime.reverse();
+    if (asks.order === 'earliest') byTime.reverse();
     byTime.forEach(({ c }, i) => {
       c.score *= 1 + (LATEST_BOOST * i) / Math.max(1, byTime.length - 1);
     });
-  } else if (asks.present) {
+  } else if (asks.order === 'present') {
     // By age, not by order: a restatement minutes later (the reply that echoes the user) is no update.
     const byTime = good();
     const oldest = byTime[0]?.c.time ?? 0;

@@ -547,6 +547,20 @@ const EARLIEST = new RegExp(
 );
 
 /**
+ * Which saying of a changed fact a question asks for: the newest ("now", "currently"), the oldest
+ * ("originally", "at first"), the newest more weakly (the present tense, no word of the past: "what
+ * is the pool size"), or none (neither, or both ends: "what was it originally, and now?").
+ */
+export function askedOrder(text: string): 'latest' | 'earliest' | 'present' | undefined {
+  const latest = asksForLatest(text);
+  const earliest = asksForEarliest(text);
+  if (latest !== earliest) return latest ? 'latest' : 'earliest';
+  return !latest && PRESENT.test(text) && !PAST.test(text) ? 'present' : undefined;
+}
+const PRESENT = /^\s*(?:what|which|who|where|how(?: much| many| long| often| big| old)?)(?:'s|'re|\s+(?:is|are|do|does))\b/i;
+const PAST = /(?<![\w'-])(?:did|was|were|had|used to|ago|last|yesterday|before|first|originally)(?![\w'-])/i;
+
+/**
  * The spans in words, for a message: `2026-11-29`, `2026-03-01 to 2026-11-30`, `2026-11-29 or
  * 2026-11-24`; the latest three that have begun (a date without a year or a day of the month stands
  * for several), then how many more. Undefined when there are none.

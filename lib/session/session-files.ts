@@ -190,6 +190,16 @@ export type SessionAdvance = AdvanceResult & { previous: SavedCursor | undefined
 const LONG_READ_BYTES = 1024 * 1024;
 
 /**
+ * Bytes of a transcript of `size` bytes that a pass from `cursor` would read: past its offset, or
+ * all of them when the cursor is another file's (an older cursor names none: it is this one's) or
+ * lies past the end (a rewritten file is read again).
+ */
+export function backlogBytes(size: number, cursor: SavedCursor | undefined, transcriptPath: string): number {
+  const read = cursor !== undefined && (cursor.transcriptPath ?? transcriptPath) === transcriptPath ? cursor.offset : 0;
+  return read <= size ? size - read : size;
+}
+
+/**
  * Read what is new in the transcript since the saved cursor, archive it to L2, and save the new
  * cursor, all under the session's cursor lock: Stop and the several PreCompact calls of one
  * compaction never read the same lines twice or move the cursor backwards. When this returns, L2
@@ -219,7 +229,7 @@ export async function advanceSessionCursor(
         const now = env.now();
         let previous = readOrSetAside(env.store, file, cursorSchema(), env.log, now) as SavedCursor | undefined;
         if (previous?.transcriptPath !== undefined && previous.transcriptPath !== transcriptPath) previous = undefined;
-        if (stat.size - (previous?.offset ?? 0) > LONG_READ_BYTES) env.longWork?.();
+        if (backlogBytes(stat.size, previous, transcriptPath) > LONG_READ_BYTES) env.longWork?.();
         const archived: WriteResult = { added: 0, updated: 0, unchanged: 0 };
         const persisted: Array<ToolCallHead & { file: string }> = [];
         const oversize: Array<{ start: number; end: number; pending: ChunkerState['pending'] }> = [];
