@@ -8,13 +8,13 @@ import { spawnDetached } from '../lib/runtime/detached.ts';
 import { runHook } from '../lib/runtime/hook-runtime.ts';
 import { sessionEndInput } from '../lib/runtime/schemas.ts';
 import { statSafe } from '../lib/runtime/store.ts';
-import { backlogBytes, readCursor, touchSession } from '../lib/session/session-files.ts';
+import { sessionBacklogBytes, touchSession } from '../lib/session/session-files.ts';
 import { startJobs } from '../lib/session/tool-archive.ts';
 
 /**
- * Backlog read here, at most: a pass runs to the end of what it reads and no deadline stops it (a
- * 42 MB backlog took SessionEnd past Claude Code's 1.5 s). More is archived by `ctxl ingest`,
- * started detached.
+ * Backlog read here, at most (the transcript's and its subagents'): a pass runs to the end of what
+ * it reads and no deadline stops it (a 42 MB backlog took SessionEnd past Claude Code's 1.5 s). More
+ * is archived by `ctxl ingest`, started detached.
  */
 const INLINE_BACKLOG_BYTES = 3 * 1024 * 1024;
 
@@ -27,8 +27,8 @@ runHook({
     const size = transcript === undefined ? undefined : statSafe(transcript);
     const cli = join(dirname(fileURLToPath(import.meta.url)), 'cli.mjs');
     if (transcript !== undefined && size?.isFile() === true) {
-      const backlog = backlogBytes(size.size, readCursor(ctx.store, input.session_id, ctx.log, ctx.now()), transcript);
-      // A small backlog (or none: its subagents' transcripts, read with it, may have grown) here.
+      // Its subagents' transcripts are read with it, so their backlogs count too.
+      const backlog = sessionBacklogBytes(ctx.store, input.session_id, transcript, size.size, ctx.log, ctx.now());
       if (backlog > INLINE_BACKLOG_BYTES) {
         // No Stop comes after this one: the backlog is archived in the background (the ledgers
         // below are written with what the session knew before it).

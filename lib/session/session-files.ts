@@ -200,6 +200,21 @@ export function backlogBytes(size: number, cursor: SavedCursor | undefined, tran
 }
 
 /**
+ * Bytes a catch-up of the session would read: its transcript's backlog (of `size` bytes) and that of
+ * each of its subagents' transcripts, each past its own cursor.
+ */
+export function sessionBacklogBytes(store: Store, sessionId: string, transcriptPath: string, size: number, log: Logger, now: Date): number {
+  let total = backlogBytes(size, readCursor(store, sessionId, log, now), transcriptPath);
+  for (const agent of subagentTranscripts(transcriptPath, sessionId)) {
+    const agentSize = statSafe(agent.file)?.size;
+    if (agentSize === undefined) continue;
+    const cursor = readOrSetAside(store, store.path('sessions', sessionId, agent.cursorName), cursorSchema(), log, now) as SavedCursor | undefined;
+    total += backlogBytes(agentSize, cursor, agent.file);
+  }
+  return total;
+}
+
+/**
  * Read what is new in the transcript since the saved cursor, archive it to L2, and save the new
  * cursor, all under the session's cursor lock: Stop and the several PreCompact calls of one
  * compaction never read the same lines twice or move the cursor backwards. When this returns, L2

@@ -3,7 +3,7 @@
 // line per problem, nothing written outside the data dir, circuit breaker and deadline.
 import { spawn } from 'node:child_process';
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contextTokens } from '../../lib/transcript/context-size.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
@@ -517,6 +517,40 @@ describe('SessionEnd', () => {
     for (let waited = 0; waited < 15_000 && !done(); waited += 200) await new Promise((r) => setTimeout(r, 200));
     expect(done()).toBe(true);
     expect(readdirSync(join(t.session(sid), 'archived')).length).toBeGreaterThanOrEqual(40);
+  });
+
+  it("counts its subagents' backlogs: a big one in a subagent transcript goes to the background ingest too", async () => {
+    const t = setup({ CTXL_LOG_LEVEL: 'info' });
+    copyFileSync(CRUD, t.transcript);
+    const sid = readFileSync(CRUD, 'utf8')
+      .split('\n')
+      .map((l) => (l === '' ? undefined : (JSON.parse(l) as { sessionId?: string }).sessionId))
+      .find((id) => id !== undefined) as string;
+    // The main transcript is small; a subagent's holds 40 prompts of 100 KB.
+    const agentDir = join(dirname(t.transcript), sid, 'subagents');
+    mkdirSync(agentDir, { recursive: true });
+    const agent = join(agentDir, 'agent-a1b2c3.jsonl');
+    for (let i = 0; i < 40; i++) {
+      const line = {
+        type: 'user',
+        uuid: `agent-big-${i}`,
+        sessionId: sid,
+        isSidechain: true,
+        agentId: 'a1b2c3',
+        timestamp: '2026-11-29T10:00:00.000Z',
+        cwd: t.home,
+        message: { role: 'user', content: `subagent backlog ${i} ${'word '.repeat(20_000)}` },
+      };
+      appendFileSync(agent, `${JSON.stringify(line)}\n`);
+    }
+    expectSilentSuccess(t.run('session-end', t.input('session-end', sid)));
+    expect(readLog(t.data).map((l) => l.msg)).toContainEqual(expect.stringMatching(/^archiving a \d+-byte backlog of .* in the background$/));
+    // The background ingest reads the subagent's transcript too: its cursor reaches the end.
+    const size = statSync(agent).size;
+    const cursor = join(t.session(sid), 'cursor-agent-a1b2c3.json');
+    const done = () => existsSync(cursor) && (readJson<{ offset: number }>(cursor).offset ?? 0) === size;
+    for (let waited = 0; waited < 15_000 && !done(); waited += 200) await new Promise((r) => setTimeout(r, 200));
+    expect(done()).toBe(true);
   });
 
   it('a later SessionStart(resume) reopens the session', () => {
