@@ -273,17 +273,29 @@ export function toolPartId(hash: (identity: string) => string, session: string, 
   return hash(`tool|${session}|${toolUseId}|${index}`);
 }
 
-/** `Bash: npm test`, `Read: /src/a.ts`, else the tool name and its input (cut). */
+/**
+ * `Bash: npm test`, `Read: /src/a.ts`, else the tool name and its input (cut); the call's own
+ * `description` ("Rebuild the search index", "Analyze the repo structure") on the line after: it
+ * says in plain words what the command does, as a question about it will ("how long did rebuilding
+ * the index take" of `node scripts/reindex.mjs --all`).
+ */
 export function describeCall(name: string, input: unknown): string {
   if (!isObject(input)) return name;
-  if (typeof input.command === 'string') return `${name}: ${input.command}`;
+  const about =
+    typeof input.description === 'string' && input.description.trim() !== ''
+      ? `\n${cut(input.description.trim().replace(/\s+/g, ' '), DESCRIPTION_CHARS)}`
+      : '';
+  if (typeof input.command === 'string') return `${name}: ${input.command}${about}`;
   const files = filesOf(input);
   const rest = { ...input };
   for (const key of ['file_path', 'notebook_path', 'path', 'description']) delete rest[key];
   const detail = Object.keys(rest).length === 0 ? '' : `\n${cut(inputText(rest, ''), INPUT_CHARS)}`;
-  if (files.length > 0) return `${name}: ${files.join(', ')}${detail}`;
-  return `${name}${detail}`;
+  if (files.length > 0) return `${name}: ${files.join(', ')}${about}${detail}`;
+  return `${name}${about}${detail}`;
 }
+
+/** A call's description kept in its head, at most (Claude Code's are a few words). */
+const DESCRIPTION_CHARS = 200;
 
 /**
  * A call's input as text, a `key: value` line per field: a string of several lines (a Write's

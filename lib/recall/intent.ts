@@ -73,7 +73,8 @@ const INTENTS: readonly Intent[] = [
     // own). Not "how many" or "how far": their answers share no word (a count, a size, a
     // distance), and words such as max or limit moved as many questions down as up.
     name: 'duration',
-    asks: /(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently)(?![\w/-]|\.\w)/,
+    // The verb that ends "how long did the rebuild take" frames it too (take found take_screenshot).
+    asks: /(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently|(?<=\bhow (?:long|much time)\b[^?.!]{1,80})(?:take|took|takes|last|lasted|run|ran)(?=\s*[?.!]?\s*$))(?![\w/-]|\.\w)/,
     answers: 'minutes hours days weeks months years',
   },
   // "How heavy is the dog?", "how tall is the bookcase?", "how far is the cabin?": the same, for a

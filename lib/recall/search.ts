@@ -281,8 +281,7 @@ function rank(
     }
   }
   const needles = [...query.phrases.map((p) => p.toLowerCase()), ...terms];
-  const out: RecallResult[] = [];
-  const firstSaying = distinctSayings();
+  const pick = picker(scope.limit, (chunk, score) => toResult(chunk, score, needles));
   const asks: HeadAsks = {
     phrases: query.phrases,
     spans,
@@ -296,24 +295,43 @@ function rank(
       candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) })),
       asks,
     );
-    for (const { c, chunk } of head) {
-      if (out.length >= scope.limit) break;
-      if (chunk !== undefined && firstSaying(chunk)) out.push(toResult(chunk, c.score, needles));
-    }
+    for (const { c, chunk } of head) if (pick.take(chunk, c.score)) return pick.results();
     // Chunk files gone from the head: the candidates after it fill in.
-    for (const c of candidates.slice(headSize)) {
-      if (out.length >= scope.limit) break;
-      const chunk = chunkAt(c);
-      if (chunk !== undefined && firstSaying(chunk)) out.push(toResult(chunk, c.score, needles));
-    }
-    return out;
+    for (const c of candidates.slice(headSize)) if (pick.take(chunkAt(c), c.score)) return pick.results();
+    return pick.results();
   }
-  for (const c of candidates) {
-    if (out.length >= scope.limit) break;
-    const chunk = chunkAt(c);
-    if (chunk !== undefined && firstSaying(chunk)) out.push(toResult(chunk, c.score, needles));
-  }
-  return out;
+  for (const c of candidates) if (pick.take(chunkAt(c), c.score)) return pick.results();
+  return pick.results();
+}
+
+/** Copies of one tool call (same tool, same command) a result list shows before the others. */
+const MAX_SAME_CALL = 2;
+
+/**
+ * The result list, filled in rank order. A saying seen already is left out (distinctSayings). A tool
+ * call run in many sessions (`git log`, `npm test`) ranks its copies together, each holding the
+ * same words: past the second, a copy gives its place to the next other result and comes after them.
+ */
+function picker(limit: number, result: (chunk: Chunk, score: number) => RecallResult) {
+  const firstSaying = distinctSayings();
+  const out: RecallResult[] = [];
+  const later: RecallResult[] = [];
+  const calls = new Map<string, number>();
+  return {
+    /** Offer the next chunk; true once the list is full. */
+    take(chunk: Chunk | undefined, score: number): boolean {
+      if (chunk !== undefined && firstSaying(chunk)) {
+        const call = chunk.type === 'tool' ? `${chunk.tool ?? ''}\n${chunk.title}` : undefined;
+        const seen = call === undefined ? 0 : (calls.get(call) ?? 0);
+        if (call !== undefined) calls.set(call, seen + 1);
+        (seen < MAX_SAME_CALL ? out : later).push(result(chunk, score));
+      }
+      return out.length >= limit;
+    },
+    results(): RecallResult[] {
+      return [...out, ...later].slice(0, limit);
+    },
+  };
 }
 
 /**

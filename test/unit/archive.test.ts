@@ -523,6 +523,61 @@ describe('entry shapes real transcripts hold', () => {
     }
   });
 
+  it("keeps a call's description on the line after its command, where a question in plain words finds it", () => {
+    const t = sandbox();
+    const file = write(t, [
+      line({
+        type: 'assistant',
+        uuid: 'a-1',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_b',
+              name: 'Bash',
+              input: { command: 'node scripts/reindex.mjs --all', description: '  Rebuild the\n search index ' },
+            },
+          ],
+        },
+      }),
+      line({
+        type: 'user',
+        uuid: 'u-1',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_b', content: 'reindexed 41327 documents in 93.4s' }] },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a-2',
+        message: {
+          id: 'msg_2',
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_t',
+              name: 'Task',
+              input: { description: 'Map the repo structure', prompt: 'List the top-level folders.', subagent_type: 'Explore' },
+            },
+          ],
+        },
+      }),
+      line({ type: 'user', uuid: 'u-2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_t', content: 'src/, test/, docs/' }] } }),
+    ]);
+    t.ingest(file);
+    const tools = readChunks(t.data, SID).filter((c) => c.type === 'tool');
+    const bash = tools.find((c) => c.tool === 'Bash');
+    expect(bash?.text).toBe('Bash: node scripts/reindex.mjs --all\nRebuild the search index\n\nreindexed 41327 documents in 93.4s');
+    // The title stays the call's first line.
+    expect(bash?.title).toBe('Bash: node scripts/reindex.mjs --all');
+    expect(tools.find((c) => c.tool === 'Task')?.text.split('\n\n')[0]).toBe(
+      'Task\nMap the repo structure\nprompt: "List the top-level folders."\nsubagent_type: "Explore"',
+    );
+    const r = t.cli('recall', '--json', '--limit', '1', '--', 'how long did rebuilding the search index take');
+    expect((JSON.parse(r.stdout) as { results: Array<{ title: string }> }).results[0]?.title).toBe('Bash: node scripts/reindex.mjs --all');
+  });
+
   it('archives a call that never got its result once the user types again; a prompt queued while a call runs and a subagent wait', () => {
     const t = sandbox();
     const call = (uuid: string, id: string, name: string, input: Obj, extra: Obj = {}) =>

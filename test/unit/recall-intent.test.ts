@@ -125,6 +125,11 @@ describe('intentTerms', () => {
     const { added, framing } = intentTerms(q, tokenize(q));
     expect(added.map((t) => t.term)).toEqual(tokenize('minutes hours days weeks months years'));
     expect([...framing]).toEqual([[tokenize('long')[0], FRAMING_WEIGHT]]);
+    // The verb that ends "how long did … take" frames it too; take said elsewhere is the subject.
+    const took = 'how long did rebuilding the whole index take?';
+    expect([...intentTerms(took, tokenize(took)).framing.keys()].sort()).toEqual([...tokenize('long take')].sort());
+    const takes = 'how long is a queue message hidden after a worker takes it';
+    expect(intentTerms(takes, tokenize(takes)).framing.has(tokenize('take')[0] as string)).toBe(false);
     const latest = 'what rent am I paying these days';
     const own = intentTerms(latest, tokenize(latest));
     expect(own.added).toEqual([]);

@@ -1358,6 +1358,31 @@ describe('a forked session', () => {
   });
 });
 
+describe('one tool call run in many sessions', () => {
+  it('shows two of its copies before the other results, and the rest after them', async () => {
+    const { store, log } = setup();
+    // Four sessions ran the same `git log`; its output holds the query's words more often than the
+    // one message that answers it.
+    const log4 = Array.from({ length: 4 }, (_, i) =>
+      chunk(`gitlog-${i}`, `Bash: git log --oneline\n${i}a1 fix flaky retry test\n${i}b2 fix flaky retry test again\n${i}c3 retry test`, {
+        session: `sess-${i}`,
+        type: 'tool',
+        tool: 'Bash',
+        title: 'Bash: git log --oneline',
+      }),
+    );
+    const answer = chunk('answer', 'the flaky retry test was fixed by awaiting the queue drain', { session: 'sess-9', type: 'user' });
+    for (const c of log4) writeChunks(store, c.session, [c]);
+    writeChunks(store, 'sess-9', [answer]);
+    const all = refsOf(await find(store, log, 'flaky retry test'));
+    expect(all).toHaveLength(5);
+    expect(all.indexOf(answer.id)).toBe(2);
+    expect(new Set(all.slice(3))).toEqual(new Set(log4.map((c) => c.id).filter((id) => !all.slice(0, 2).includes(id))));
+    // A limit keeps the same order: the copies past the second wait for the others.
+    expect(refsOf(await find(store, log, 'flaky retry test', { limit: 3 }))).toEqual(all.slice(0, 3));
+  });
+});
+
 // ---- 5. merges ----
 
 describe('merging segments', () => {
