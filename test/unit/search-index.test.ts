@@ -1358,6 +1358,23 @@ describe('a forked session', () => {
   });
 });
 
+describe('a relation the question names', () => {
+  it("finds what was said of it by the name the user gave it: my partner's job, said of Leo only", async () => {
+    const { store, log } = setup();
+    const intro = chunk('alias-intro', 'Gift planning: my partner Leo turns 40 in August.', { session: 'sess-a', type: 'user' });
+    const job = chunk('alias-job', 'Leo has a mountain of chemistry lab reports to grade from his classes at East High.', { session: 'sess-b', type: 'user' });
+    const other = chunk('alias-other', 'Job queue: the partner API grades requests by key.', { session: 'sess-c', type: 'user' });
+    const noise = chunk('alias-noise', 'the job runner picks a job from the queue, job by job', { session: 'sess-c', type: 'assistant' });
+    writeChunks(store, 'sess-a', [intro]);
+    writeChunks(store, 'sess-b', [job]);
+    writeChunks(store, 'sess-c', [other, noise]);
+    // The job's chunk holds no word of the question: the name brings it in.
+    expect(refsOf(await find(store, log, "what's my partner's job"))).toContain(job.id);
+    // Without my, partner is no relation of the user's: no name joins.
+    expect(refsOf(await find(store, log, 'partner job'))).not.toContain(job.id);
+  });
+});
+
 describe('one tool call run in many sessions', () => {
   it('shows two of its copies before the other results, and the rest after them', async () => {
     const { store, log } = setup();

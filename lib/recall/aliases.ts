@@ -1,0 +1,89 @@
+// The names a person or pet goes by in the archive. A question says "my partner", "my dad", "our
+// dog"; the archive says so once ("my partner Leo teaches chemistry") and then only the name ("Leo
+// is marking exams all week"). The relation a question names is looked up in what was said, and
+// the names found beside it join the query (search.ts). Pure: the texts come from the caller.
+
+/** Relations a question may name, each with the words the archive may use for it. */
+const RELATIONS: ReadonlyArray<readonly string[]> = [
+  ['partner', 'spouse', 'wife', 'husband', 'girlfriend', 'boyfriend', 'fiance', 'fiancee', 'fiancé', 'fiancée'],
+  ['father', 'dad', 'daddy', 'papa'],
+  ['mother', 'mom', 'mum', 'mommy', 'mummy', 'mama'],
+  ['sister'],
+  ['brother'],
+  ['son'],
+  ['daughter'],
+  ['aunt', 'auntie'],
+  ['uncle'],
+  ['cousin'],
+  ['niece'],
+  ['nephew'],
+  ['grandmother', 'grandma', 'granny', 'nan', 'nana'],
+  ['grandfather', 'grandpa', 'granddad', 'grandad'],
+  ['boss', 'manager', 'supervisor'],
+  ['colleague', 'coworker', 'co-worker', 'teammate'],
+  ['friend', 'buddy'],
+  ['neighbour', 'neighbor'],
+  ['roommate', 'flatmate', 'housemate'],
+  ['landlord', 'landlady'],
+  ['therapist', 'counselor', 'counsellor'],
+  ['tutor', 'teacher', 'coach', 'trainer'],
+  ['dog', 'puppy', 'pup'],
+  ['cat', 'kitten'],
+  ['pet'],
+];
+
+const GROUP_OF = new Map(RELATIONS.flatMap((group) => group.map((word) => [word, group] as const)));
+const ANY_RELATION = [...GROUP_OF.keys()].sort((a, b) => b.length - a.length).join('|');
+
+/** "my partner", "our new puppy", "my little sister's": the relation words a question names. */
+const ASKED = new RegExp(`\\b(?:my|our)\\s+(?:[a-z]+\\s+)?(${ANY_RELATION})(?:'s|s)?(?![\\w-])`, 'g');
+
+/** Capitalised words that start a clause or name a day, not a person. */
+const NOT_NAMES = new Set(
+  (
+    'I Im Ive Id Ill The A An And But So Or Nor We He She It They This That These Those There Here Today Yesterday Tomorrow ' +
+    'Tonight Also Just Then When While If Is Was Has Had Have My Our Your His Her Their Mr Mrs Ms Dr Not No Yes Ok Okay Oh ' +
+    'Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September ' +
+    'October November December Christmas Easter Who What Where Why How Which Both All Every One Two Three'
+  ).split(' '),
+);
+
+/** A name: one capitalised word of letters (Leo, Priya, O'Neill is left out). */
+const NAME = "([A-Z][a-z]{1,20})(?![\\w'-])";
+
+/** The relation groups a question names ("what subject does my partner teach" → the partner's). */
+export function askedRelations(question: string): Array<readonly string[]> {
+  const out = new Set<readonly string[]>();
+  for (const m of question.toLowerCase().matchAll(ASKED)) {
+    const group = GROUP_OF.get(m[1] as string);
+    if (group !== undefined) out.add(group);
+  }
+  return [...out];
+}
+
+/**
+ * The names `texts` give a relation, most said first: "my partner Leo", "our dog, Biscuit", "Leo, my
+ * partner", "my sister's name is Priya", "our cat is called Miso". At most `max`.
+ */
+export function namesOf(group: readonly string[], texts: readonly string[], max: number): string[] {
+  const words = group.map((w) => w.replace(/-/g, '\\-')).join('|');
+  const patterns = [
+    new RegExp(`\\b(?:[Mm]y|[Oo]ur)\\s+(?:[a-z]+\\s+)?(?:${words})s?,?\\s+${NAME}`, 'g'),
+    new RegExp(`\\b(?:[Mm]y|[Oo]ur)\\s+(?:[a-z]+\\s+)?(?:${words})(?:'s name)?\\s+(?:is|was)\\s+(?:called\\s+|named\\s+)?${NAME}`, 'g'),
+    new RegExp(`\\b${NAME},?\\s+(?:my|our)\\s+(?:[a-z]+\\s+)?(?:${words})(?![\\w-])`, 'g'),
+  ];
+  const counts = new Map<string, number>();
+  for (const text of texts) {
+    for (const pattern of patterns) {
+      for (const m of text.matchAll(pattern)) {
+        const name = m[1] as string;
+        if (NOT_NAMES.has(name) || GROUP_OF.has(name.toLowerCase())) continue;
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+    }
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, max)
+    .map(([name]) => name);
+}

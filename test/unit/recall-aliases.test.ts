@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { askedRelations, namesOf } from '../../lib/recall/aliases.ts';
+
+describe('askedRelations', () => {
+  it('reads the relations a question names after my or our, with one word between and a possessive', () => {
+    expect(askedRelations('What subject does my partner teach?').map((g) => g[0])).toEqual(['partner']);
+    expect(askedRelations("What's my newborn niece called?").map((g) => g[0])).toEqual(['niece']);
+    expect(askedRelations("Where does my dad live, and what is our puppy's name?").map((g) => g[0])).toEqual(['father', 'dog']);
+    // Without my or our, a relation word is no relation of the user's: the partner API, a cat command.
+    expect(askedRelations('which rate limit do partner keys get')).toEqual([]);
+    expect(askedRelations('what did cat print')).toEqual([]);
+  });
+});
+
+describe('namesOf', () => {
+  const partner = askedRelations('my partner')[0] as readonly string[];
+  it('finds the names said beside a relation, most said first, at most as many as asked', () => {
+    const texts = [
+      'Gift planning: my partner Leo turns 40 in August.',
+      'My husband, Leo, is grading all week.',
+      'Leo, my partner, says hi.',
+      'my wife is called Sam', // another saying, once
+    ];
+    expect(namesOf(partner, texts, 2)).toEqual(['Leo', 'Sam']);
+    expect(namesOf(partner, texts, 1)).toEqual(['Leo']);
+  });
+
+  it('takes no clause word, day or month for a name, nor a relation word', () => {
+    const texts = ['my partner And I went out', 'our partner Monday call', 'my partner I think', 'my partner Mom said no'];
+    expect(namesOf(partner, texts, 3)).toEqual([]);
+    const dog = askedRelations('our dog')[0] as readonly string[];
+    expect(namesOf(dog, ["Our new puppy's name is Biscuit.", 'our dog Biscuit chewed a shoe'], 2)).toEqual(['Biscuit']);
+  });
+});
