@@ -19,7 +19,8 @@ const RELATIONS: ReadonlyArray<readonly string[]> = [
   ['nephew'],
   ['grandmother', 'grandma', 'granny', 'nan', 'nana'],
   ['grandfather', 'grandpa', 'granddad', 'grandad'],
-  ['boss', 'manager', 'supervisor'],
+  // Not manager (a package, password or window manager), nor pet (a pet project, a pet peeve).
+  ['boss', 'supervisor'],
   ['colleague', 'coworker', 'co-worker', 'teammate'],
   ['friend', 'buddy'],
   ['neighbour', 'neighbor'],
@@ -29,7 +30,6 @@ const RELATIONS: ReadonlyArray<readonly string[]> = [
   ['tutor', 'teacher', 'coach', 'trainer'],
   ['dog', 'puppy', 'pup'],
   ['cat', 'kitten'],
-  ['pet'],
 ];
 
 const GROUP_OF = new Map(RELATIONS.flatMap((group) => group.map((word) => [word, group] as const)));
@@ -38,18 +38,22 @@ const ANY_RELATION = [...GROUP_OF.keys()].sort((a, b) => b.length - a.length).jo
 /** "my partner", "our new puppy", "my little sister's": the relation words a question names. */
 const ASKED = new RegExp(`\\b(?:my|our)\\s+(?:[a-z]+\\s+)?(${ANY_RELATION})(?:'s|s)?(?![\\w-])`, 'g');
 
-/** Capitalised words that start a clause or name a day, not a person. */
+/** Capitalised words that open a clause or name a day, not a person. */
 const NOT_NAMES = new Set(
   (
     'I Im Ive Id Ill The A An And But So Or Nor We He She It They This That These Those There Here Today Yesterday Tomorrow ' +
     'Tonight Also Just Then When While If Is Was Has Had Have My Our Your His Her Their Mr Mrs Ms Dr Not No Yes Ok Okay Oh ' +
     'Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September ' +
-    'October November December Christmas Easter Who What Where Why How Which Both All Every One Two Three'
+    'October November December Christmas Easter Who What Where Why How Which Both All Every One Two Three Since Thanks ' +
+    'Thank Help Actually Please Maybe Sorry Hey Hi Hello Well Now Anyway Btw Because After Before Sure Great Good Nice Cool ' +
+    'Honestly Apparently Luckily Sadly Meanwhile Plus Update News Quick Like'
   ).split(' '),
 );
 
-/** A name: one capitalised word of letters (Leo, Priya, O'Neill is left out). */
-const NAME = "([A-Z][a-z]{1,20})(?![\\w'-])";
+/** A name: one capitalised word of letters in any script (Leo, Zoë, Łukasz; O'Neill is left out). */
+const NAME = "(\\p{Lu}\\p{Ll}{1,20})(?![\\p{L}\\p{N}_'’-])";
+/** Not inside a word. */
+const START = '(?<![\\p{L}\\p{N}_])';
 
 /** The relation groups a question names ("what subject does my partner teach" → the partner's). */
 export function askedRelations(question: string): Array<readonly string[]> {
@@ -63,14 +67,15 @@ export function askedRelations(question: string): Array<readonly string[]> {
 
 /**
  * The names `texts` give a relation, most said first: "my partner Leo", "our dog, Biscuit", "Leo, my
- * partner", "my sister's name is Priya", "our cat is called Miso". At most `max`.
+ * partner", "my sister's name is Priya", "our cat is called Miso". At most `max`. Not "my dad is
+ * Italian" (after is, only a name: "'s name is", "is called", "is named"), nor "Thanks my friend".
  */
 export function namesOf(group: readonly string[], texts: readonly string[], max: number): string[] {
-  const words = group.map((w) => w.replace(/-/g, '\\-')).join('|');
+  const words = group.join('|');
   const patterns = [
-    new RegExp(`\\b(?:[Mm]y|[Oo]ur)\\s+(?:[a-z]+\\s+)?(?:${words})s?,?\\s+${NAME}`, 'g'),
-    new RegExp(`\\b(?:[Mm]y|[Oo]ur)\\s+(?:[a-z]+\\s+)?(?:${words})(?:'s name)?\\s+(?:is|was)\\s+(?:called\\s+|named\\s+)?${NAME}`, 'g'),
-    new RegExp(`\\b${NAME},?\\s+(?:my|our)\\s+(?:[a-z]+\\s+)?(?:${words})(?![\\w-])`, 'g'),
+    new RegExp(`${START}(?:[Mm]y|[Oo]ur)\\s+(?:\\p{Ll}+\\s+)?(?:${words})s?,?\\s+${NAME}`, 'gu'),
+    new RegExp(`${START}(?:[Mm]y|[Oo]ur)\\s+(?:\\p{Ll}+\\s+)?(?:${words})(?:['’]s name\\s+(?:is|was)|\\s+(?:is|was)\\s+(?:called|named))\\s+${NAME}`, 'gu'),
+    new RegExp(`${START}${NAME},\\s+(?:my|our)\\s+(?:\\p{Ll}+\\s+)?(?:${words})(?![\\p{L}\\p{N}_-])`, 'gu'),
   ];
   const counts = new Map<string, number>();
   for (const text of texts) {

@@ -39,6 +39,7 @@ const LEISURE = new RegExp(
     'restaurants?|cafes?|bars?|pubs?|recipes?|dish(?:es)?|meals?|dinner|lunch|breakfast|brunch|desserts?|snacks?|cook|bake|food|cuisine|eat|drinks?|wines?|beers?|cocktails?|coffee|tea',
     'gifts?|presents?|birthday|anniversary|trips?|travel|holidays?|vacations?|destinations?|hotels?|visit|weekend|tonight|date night|activit(?:y|ies)|hobb(?:y|ies)|workouts?|exercises?|hikes?|hiking',
     'outfits?|wear|clothes|shoes|plants?|gardens?|flowers?|museums?|theatre|theater|exhibitions?|crafts?|yarn|knitting|camping|day out|things to do',
+    'workshop|woodworking|chess|pottery|photography|birding|fishing',
     // Pets and things bought for oneself: "any tips to reward my dog", "what should I buy for my
     // desk". Not a bare monitor (code monitors queues), only one that is bought.
     // Not cat, treats, toys or gear alone: code says them ("cat or less", "treats tabs as spaces").
@@ -73,8 +74,10 @@ const INTENTS: readonly Intent[] = [
     // own). Not "how many" or "how far": their answers share no word (a count, a size, a
     // distance), and words such as max or limit moved as many questions down as up.
     name: 'duration',
-    // The verb that ends "how long did the rebuild take" frames it too (take found take_screenshot).
-    asks: /(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently|(?<=\bhow (?:long|much time)\b[^?.!]{1,80})(?:take|took|takes|last|lasted|run|ran)(?=\s*[?.!]?\s*$))(?![\w/-]|\.\w)/,
+    // The verb that ends "how long did the rebuild take" frames it too (take found take_screenshot);
+    // the verb first, the lookbehind only where one ends the question (at every word, it cost a
+    // pasted 1 MB log 750 ms).
+    asks: /(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently|(?:take|took|takes|last|lasted|run|ran)(?=\s*[?.!]?\s*$)(?<=\bhow (?:long|much time)\b[^?.!]{1,80}))(?![\w/-]|\.\w)/,
     answers: 'minutes hours days weeks months years',
   },
   // "How heavy is the dog?", "how tall is the bookcase?", "how far is the cabin?": the same, for a
@@ -109,7 +112,8 @@ const INTENTS: readonly Intent[] = [
     // ("I hate crowded tourist traps", "I'd much rather find tiny local places" for a restaurant).
     // Hate as said: its stem is hat's.
     name: 'taste',
-    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we)|plan (?:me|us)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good)(?![\w/-]|\.\w)/,
+    // Also asked as "got a series we could start tonight?" or "what could I give Leo for the holidays?".
+    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we)|plan (?:me|us)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good|got (?:a|an|any)|(?:could|can) (?:i|we) (?:give|get|buy|cook|make|bake|watch|read|try|start|play|wear|listen to))(?![\w/-]|\.\w)/,
     needs: (lower) => FIRST_PERSON.test(lower) && LEISURE.test(lower) && !ASKS_WHAT_CLAUDE_SAID.test(lower),
     answers: 'love enjoy favorite favourite prefer fan hate= hated= hates= dislike rather',
     // "What should I cook tonight" asks no rule.

@@ -210,6 +210,8 @@ function rank(
     return read.get(key);
   };
   let candidates: Candidate[];
+  // Names the question's relations go by (aliasTerms): words of the snippet too.
+  let aliases: QueryTerm[] = [];
   const when = given !== undefined ? { spans: given.spans, rest: text } : asked.terms.length === 0 ? { spans: [], rest: text } : readTime(text, scope.now);
   // The event's words found the span; in it they count for less (the event's own saying is not what came of it).
   const eventShare = (term: string) => (given?.event.has(term) === true ? EVENT_WORD_WEIGHT : 1);
@@ -265,8 +267,11 @@ function rank(
       ...surfaces.map(({ term, of, count }) => ({ term, raw: term, weight: SURFACE_WEIGHT * (framing.get(of) ?? 1) * count * eventShare(of), exact: true })),
     ];
     // The names the archive gives a relation the question names ("my partner": Leo).
-    const userMasks = view.segments.map((s) => docMask(s.reader, s.deleted, { ...query, type: 'user' }, scope.projectRoot));
-    wanted.push(...aliasTerms(view, text, userMasks, chunkAt, new Set(wanted.map((w) => w.term))));
+    // Where the name was given may lie outside the question's filters (since:, file:): the user's
+    // chunks of the project.
+    const userMasks = () => view.segments.map((s) => docMask(s.reader, s.deleted, { words: [], phrases: [], type: 'user' }, scope.projectRoot));
+    aliases = aliasTerms(view, text, userMasks, chunkAt, new Set(wanted.map((w) => w.term)));
+    wanted.push(...aliases);
     const acc = newScores(view);
     score(view, wanted, masks, acc);
     if (spans.length > 0) favourSpans(view, spans, masks, acc);
@@ -284,7 +289,7 @@ function rank(
       candidates = best(view, acc, want);
     }
   }
-  const needles = [...query.phrases.map((p) => p.toLowerCase()), ...terms];
+  const needles = [...query.phrases.map((p) => p.toLowerCase()), ...terms, ...aliases.map((a) => a.term)];
   const pick = picker(scope.limit, (chunk, score) => toResult(chunk, score, needles));
   const asks: HeadAsks = {
     phrases: query.phrases,
@@ -322,22 +327,32 @@ const ALIAS_WEIGHT = 0.8;
 function aliasTerms(
   view: IndexView,
   question: string,
-  userMasks: ReadonlyArray<Uint8Array | undefined>,
+  userMasks: () => ReadonlyArray<Uint8Array | undefined>,
   chunkAt: (c: Candidate) => Chunk | undefined,
   have: Set<string>,
 ): QueryTerm[] {
   const out: QueryTerm[] = [];
+  // Built only for a question that names a relation: a pass over every doc.
+  let masks: ReadonlyArray<Uint8Array | undefined> | undefined;
   for (const group of askedRelations(question)) {
     const terms = [...new Set(group.flatMap((word) => tokenize(word)))].filter((t) => holds(view, t));
     if (terms.length === 0) continue;
+    masks ??= userMasks();
     const acc = newScores(view);
     score(
       view,
       terms.map((term) => ({ term, raw: term, weight: 1, exact: true })),
-      userMasks,
+      masks,
       acc,
     );
-    const texts = best(view, acc, ALIAS_DOCS).flatMap((c) => chunkAt(c)?.text ?? []);
+    // best() keeps ties past its count; a fork's copies tie, and would count a name twice.
+    const texts = [
+      ...new Set(
+        best(view, acc, ALIAS_DOCS)
+          .slice(0, ALIAS_DOCS)
+          .flatMap((c) => chunkAt(c)?.text ?? []),
+      ),
+    ];
     for (const name of namesOf(group, texts, ALIAS_NAMES)) {
       for (const term of tokenize(name)) {
         if (have.has(term)) continue;
@@ -349,28 +364,43 @@ function aliasTerms(
   return out;
 }
 
-/** Copies of one tool call (same tool, same command) a result list shows before the others. */
+/** A tool chunk's head: its text before the output (the call's lines), at most HEAD_KEY_CHARS. */
+function toolHeadOf(chunk: Chunk): string {
+  const end = chunk.text.indexOf('\n\n');
+  return chunk.text.slice(0, Math.min(end === -1 ? chunk.text.length : end, HEAD_KEY_CHARS));
+}
+const HEAD_KEY_CHARS = 2_000;
+
+/** Copies of one tool call (same tool, same head) a result list shows before the others. */
 const MAX_SAME_CALL = 2;
 
 /**
  * The result list, filled in rank order. A saying seen already is left out (distinctSayings). A tool
  * call run in many sessions (`git log`, `npm test`) ranks its copies together, each holding the
- * same words: past the second, a copy gives its place to the next other result and comes after them.
+ * same words: past the second call with the same head (tool, command or input, description), a
+ * copy gives its place to the next other result and comes after them. The parts of one call's long
+ * output are one call.
  */
 function picker(limit: number, result: (chunk: Chunk, score: number) => RecallResult) {
   const firstSaying = distinctSayings();
   const out: RecallResult[] = [];
   const later: RecallResult[] = [];
-  const calls = new Map<string, number>();
+  const calls = new Map<string, string[]>();
+  const copyIndex = (chunk: Chunk): number => {
+    if (chunk.type !== 'tool') return 0;
+    const key = `${chunk.tool ?? ''}\n${toolHeadOf(chunk)}`;
+    const ids = calls.get(key) ?? [];
+    calls.set(key, ids);
+    const id = chunk.toolUseId ?? chunk.id;
+    const at = ids.indexOf(id);
+    if (at !== -1) return at;
+    ids.push(id);
+    return ids.length - 1;
+  };
   return {
     /** Offer the next chunk; true once the list is full. */
     take(chunk: Chunk | undefined, score: number): boolean {
-      if (chunk !== undefined && firstSaying(chunk)) {
-        const call = chunk.type === 'tool' ? `${chunk.tool ?? ''}\n${chunk.title}` : undefined;
-        const seen = call === undefined ? 0 : (calls.get(call) ?? 0);
-        if (call !== undefined) calls.set(call, seen + 1);
-        (seen < MAX_SAME_CALL ? out : later).push(result(chunk, score));
-      }
+      if (chunk !== undefined && firstSaying(chunk)) (copyIndex(chunk) < MAX_SAME_CALL ? out : later).push(result(chunk, score));
       return out.length >= limit;
     },
     results(): RecallResult[] {
@@ -462,14 +492,20 @@ function feedbackTerms(view: IndexView, leading: readonly Candidate[], chunkAt: 
 // span's chunks (spanCandidates). At 1.5 a span lost to the same words said in another month ("what
 // did the vet conclude three weeks ago" found every vet visit). On the dev set and two blind held-out
 // sets 2.5, 3 and 4 all gained and none lost a question; 3 and 4 equally @10 (2.5 a question less).
-// What the user said in the span joins at twice SPAN_FLOOR, and alone when the span holds more
-// chunks than SPAN_FILL_MAX but few of the user's (a day of tool traffic): a day's requests say what
-// it was about ("let's move to Python 3.13" of "what did we upgrade last Monday"). Held-out set 10,
-// read by then: one question from out of the ten to 5; set 9 and the dev set unchanged.
+// What the user said in the span joins at twice SPAN_FLOOR; in a span of a week or two that holds
+// more chunks than SPAN_FILL_MAX but few of the user's (a day of tool traffic), it joins alone: a
+// day's requests say what it was about ("let's move to Python 3.13" of "what did we upgrade last
+// Monday"). Held-out set 10, read by then: one question from out of the ten to 5; set 9 and the dev
+// set unchanged.
 const SPAN_BOOST = 3;
 const SPAN_FLOOR = 0.3;
-/** Chunks in a span beyond which none joins without a word of the question (a month of work is no hint). */
+/**
+ * Chunks in a span beyond which none joins without a word of the question (a month of work is no
+ * hint), but the user's of a short span.
+ */
 const SPAN_FILL_MAX = 40;
+/** A span this long at most (a week or two) is short: its user chunks may join alone. */
+const USERS_ONLY_SPAN_MS = 14 * 86_400_000;
 /** What the user said in a span joins at this many times SPAN_FLOOR. */
 const USER_FILL = 2;
 /** Weight of a related word standing in for a word of the question the archive does not hold. */
@@ -778,11 +814,13 @@ function favourSpans(view: IndexView, spans: readonly TimeSpan[], masks: Readonl
       if (said) userInside += 1;
     }
   });
-  // No word of the question matched: the span is all it has. Too many chunks to join them all (a
-  // day of tool traffic): what the user said in it, if few enough; a day's requests say what it was
-  // about ("let's move to Python 3.13", of "what did we upgrade last Monday").
-  const fill = topScore === 0 ? 1 : inside.length <= SPAN_FILL_MAX || userInside <= SPAN_FILL_MAX ? SPAN_FLOOR * topScore : 0;
+  // No word of the question matched: the span is all it has. Too many chunks to join them all in a
+  // span of a week or two (a day of tool traffic): what the user said in it, if few enough; a day's
+  // requests say what it was about ("let's move to Python 3.13", of "what did we upgrade last Monday").
   const usersOnly = topScore > 0 && inside.length > SPAN_FILL_MAX;
+  // Each span: a date without its year reads as that date of every year.
+  const short = spans.every((span) => span.end - span.start <= USERS_ONLY_SPAN_MS);
+  const fill = topScore === 0 ? 1 : !usersOnly || (short && userInside <= SPAN_FILL_MAX) ? SPAN_FLOOR * topScore : 0;
   for (const [i, at] of inside) {
     const d = at < 0 ? ~at : at;
     const scores = acc.perSegment[i] as Float64Array;

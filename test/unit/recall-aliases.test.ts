@@ -9,6 +9,8 @@ describe('askedRelations', () => {
     // Without my or our, a relation word is no relation of the user's: the partner API, a cat command.
     expect(askedRelations('which rate limit do partner keys get')).toEqual([]);
     expect(askedRelations('what did cat print')).toEqual([]);
+    // Compounds: a package manager or a pet project names no one.
+    expect(askedRelations('which version of our package manager, and my pet project')).toEqual([]);
   });
 });
 
@@ -23,11 +25,18 @@ describe('namesOf', () => {
     ];
     expect(namesOf(partner, texts, 2)).toEqual(['Leo', 'Sam']);
     expect(namesOf(partner, texts, 1)).toEqual(['Leo']);
+    // Names in any script, whole.
+    expect(namesOf(partner, ['my partner Zoë is here', 'José, my husband, cooks', 'my wife Łucja'], 3)).toEqual(['Zoë', 'José', 'Łucja']);
   });
 
-  it('takes no clause word, day or month for a name, nor a relation word', () => {
+  it('takes no clause word, day or month for a name, nor a relation word, nor what follows "is" but a name', () => {
     const texts = ['my partner And I went out', 'our partner Monday call', 'my partner I think', 'my partner Mom said no'];
     expect(namesOf(partner, texts, 3)).toEqual([]);
+    // A word that opens a sentence before "my partner" is no name; a name before it needs its comma.
+    expect(namesOf(partner, ['Since my partner left', 'Thanks, my partner', 'Actually my partner said', 'Help my friend'], 3)).toEqual([]);
+    const dad = askedRelations('my dad')[0] as readonly string[];
+    expect(namesOf(dad, ['my dad is Italian', 'my dad was English'], 2)).toEqual([]);
+    expect(namesOf(dad, ["my dad's name is Émile", 'our dad is called Bob'], 2)).toEqual(['Émile', 'Bob']);
     const dog = askedRelations('our dog')[0] as readonly string[];
     expect(namesOf(dog, ["Our new puppy's name is Biscuit.", 'our dog Biscuit chewed a shoe'], 2)).toEqual(['Biscuit']);
   });

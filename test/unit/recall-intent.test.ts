@@ -39,6 +39,12 @@ describe('intentsOf', () => {
     ['any tips on how I should reward my dog', ['taste']],
     ['what should I get for my second monitor', ['taste']],
     ['any ideas what I should buy my partner', ['taste']],
+    ['got a series Leo and I could start tonight?', ['taste']],
+    ['what could I give Leo for the holidays?', ['taste']],
+    ['any ideas for my next build in the workshop?', ['taste']],
+    // Got a and could I with no word of leisure: code.
+    ['got a fix for the flaky test?', []],
+    ['could I try a smaller batch size for the import', ['rule']],
     // A monitor of code is no purchase.
     ['should I monitor the queue depth', ['rule']],
     // Code, though a word of leisure is in it: no taste.

@@ -288,6 +288,7 @@ describe('ranking with a date in the question (ctxl recall)', () => {
 describe('a day of tool traffic', () => {
   it("brings in what the user said that day when the question's words miss it, however many tool calls the day holds", () => {
     const ids: Record<string, string> = {};
+    const calls: string[] = [];
     const home = tempDir();
     // Ten minutes a line from 11 February 2025, 20:00 UTC: the 12th starts at the 25th line.
     const order = recallSandbox(
@@ -297,12 +298,15 @@ describe('a day of tool traffic', () => {
         ids.other = t.user('the helm upgrade of the chart went through');
         for (let i = 0; i < 23; i++) t.assistant(`noted ${i}`);
         ids.request = t.user("let's move the service to Python 3.13, the image and CI too");
-        // 25 calls, 50 chunks' worth of lines: more in the day than joins without a word.
-        for (let i = 0; i < 25; i++) t.tool('Bash', { command: `ls dir${i}` }, `file${i}.txt`);
+        // 45 calls, a chunk each: more in the day than join without a word.
+        for (let i = 0; i < 45; i++) calls.push(t.tool('Bash', { command: `ls dir${i}` }, `file${i}.txt`)[0]);
       },
       { start: Date.parse('2025-02-11T20:00:00.000Z'), stepMs: 600_000 },
     );
-    expect(order('what did we upgrade on February 12th').slice(0, 5)).toContain(ids.request);
+    const found = order('what did we upgrade on February 12th');
+    expect(found.slice(0, 5)).toContain(ids.request);
+    // The day's tool calls, which match no word, stay out.
+    expect(found.filter((id) => calls.includes(id as string))).toEqual([]);
   });
 });
 

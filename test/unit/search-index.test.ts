@@ -1381,7 +1381,7 @@ describe('one tool call run in many sessions', () => {
     // Four sessions ran the same `git log`; its output holds the query's words more often than the
     // one message that answers it.
     const log4 = Array.from({ length: 4 }, (_, i) =>
-      chunk(`gitlog-${i}`, `Bash: git log --oneline\n${i}a1 fix flaky retry test\n${i}b2 fix flaky retry test again\n${i}c3 retry test`, {
+      chunk(`gitlog-${i}`, `Bash: git log --oneline\n\n${i}a1 fix flaky retry test\n${i}b2 fix flaky retry test again\n${i}c3 retry test`, {
         session: `sess-${i}`,
         type: 'tool',
         tool: 'Bash',
@@ -1397,6 +1397,33 @@ describe('one tool call run in many sessions', () => {
     expect(new Set(all.slice(3))).toEqual(new Set(log4.map((c) => c.id).filter((id) => !all.slice(0, 2).includes(id))));
     // A limit keeps the same order: the copies past the second wait for the others.
     expect(refsOf(await find(store, log, 'flaky retry test', { limit: 3 }))).toEqual(all.slice(0, 3));
+  });
+
+  it('counts the parts of one long output as one call, and calls with other heads apart', async () => {
+    const { store, log } = setup();
+    // One call's output in three parts, and three edits of one file with different strings.
+    const parts = [1, 2, 3].map((p) =>
+      chunk(`log-part-${p}`, `Bash: npm test\n\npart ${p}: flaky retry test failed`, {
+        type: 'tool',
+        tool: 'Bash',
+        title: 'Bash: npm test',
+        toolUseId: 'toolu_one',
+        part: [p, 3],
+      }),
+    );
+    const edits = [1, 2, 3].map((e) =>
+      chunk(`edit-${e}`, `Edit: /src/retry.ts\nold_string: flaky${e}\nnew_string: retry test ${e}\n\nThe file was updated`, {
+        type: 'tool',
+        tool: 'Edit',
+        title: 'Edit: /src/retry.ts',
+      }),
+    );
+    writeChunks(store, 'sess-a', [...parts, ...edits]);
+    const answer = chunk('answer-2', 'a retry note', { session: 'sess-b', type: 'user' });
+    writeChunks(store, 'sess-b', [answer]);
+    const all = refsOf(await find(store, log, 'flaky retry test'));
+    // Nothing of these waits: none is a third copy of a call.
+    expect(all.indexOf(answer.id)).toBe(all.length - 1);
   });
 });
 
