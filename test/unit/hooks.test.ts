@@ -15,6 +15,12 @@ import { listFiles, useTempDirs } from './helpers/tmp.ts';
 const tempDir = useTempDirs('ctxl-hooks-');
 const HOOKS = distHooks();
 const CRUD = fixturePath('tomjnsn__agentlogs/crud.jsonl');
+/** The session id the crud fixture's lines carry. */
+const crudSessionId = (): string =>
+  readFileSync(CRUD, 'utf8')
+    .split('\n')
+    .map((l) => (l === '' ? undefined : (JSON.parse(l) as { sessionId?: string }).sessionId))
+    .find((id) => id !== undefined) as string;
 
 function setup(extraEnv: Record<string, string> = {}) {
   const home = tempDir();
@@ -492,10 +498,7 @@ describe('SessionEnd', () => {
     const t = setup({ CTXL_LOG_LEVEL: 'info' });
     copyFileSync(CRUD, t.transcript);
     // 40 prompts of 100 KB: over the 3 MB the hook reads itself.
-    const sid = readFileSync(CRUD, 'utf8')
-      .split('\n')
-      .map((l) => (l === '' ? undefined : (JSON.parse(l) as { sessionId?: string }).sessionId))
-      .find((id) => id !== undefined) as string;
+    const sid = crudSessionId();
     for (let i = 0; i < 40; i++) {
       const line = {
         type: 'user',
@@ -522,10 +525,7 @@ describe('SessionEnd', () => {
   it("counts its subagents' backlogs: a big one in a subagent transcript goes to the background ingest too", async () => {
     const t = setup({ CTXL_LOG_LEVEL: 'info' });
     copyFileSync(CRUD, t.transcript);
-    const sid = readFileSync(CRUD, 'utf8')
-      .split('\n')
-      .map((l) => (l === '' ? undefined : (JSON.parse(l) as { sessionId?: string }).sessionId))
-      .find((id) => id !== undefined) as string;
+    const sid = crudSessionId();
     // The main transcript is small; a subagent's holds 40 prompts of 100 KB.
     const agentDir = join(dirname(t.transcript), sid, 'subagents');
     mkdirSync(agentDir, { recursive: true });
