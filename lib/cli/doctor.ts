@@ -186,13 +186,15 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
   // Circuit breakers and recent errors.
   for (const file of listDir(join(data, 'state')).filter((f) => f.startsWith('breaker-'))) {
     try {
-      const state = JSON.parse(readTextFile(join(data, 'state', file)) ?? '{}') as { openUntil?: string };
-      if (state.openUntil !== undefined && Date.parse(state.openUntil) > input.now.getTime()) {
-        add(
-          'circuit-open',
-          `${file.slice(8, -5)} is paused after repeated failures until ${state.openUntil}`,
-          'see the errors below; it retries by itself after the cool-down',
-        );
+      const state = JSON.parse(readTextFile(join(data, 'state', file)) ?? '{}') as { sessions?: Record<string, { openUntil?: string }> };
+      for (const [session, entry] of Object.entries(state.sessions ?? {})) {
+        if (entry.openUntil !== undefined && Date.parse(entry.openUntil) > input.now.getTime()) {
+          add(
+            'circuit-open',
+            `${file.slice(8, -5)} is paused in session ${session} after repeated failures until ${entry.openUntil}`,
+            'see the errors below; it retries by itself after the cool-down',
+          );
+        }
       }
     } catch {}
   }

@@ -1,7 +1,8 @@
 // Every hook runs through runHook: read stdin (capped), validate, run the handler under a deadline
 // shorter than the hook's `timeout`, print exactly one JSON object (PreCompact: plain text) or
 // nothing, and exit 0 whatever happens. Failures go to one log line each; after `breakerFailures`
-// consecutive failures a hook skips its work for `breakerCooldownSeconds` (said once in the log).
+// consecutive failures in one session a hook skips its work there for `breakerCooldownSeconds`
+// (said once in the log).
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import * as z from 'zod/mini';
@@ -120,7 +121,7 @@ export function runHook<T extends HookInput>(spec: HookSpec<T>): void {
     if (config.disabled) return undefined;
 
     const store = openStore(root, log);
-    const breaker = openBreaker(store, spec.event, config, log);
+    const breaker = openBreaker(store, spec.event, (input as { session_id: string }).session_id, config, log);
     if (!breaker.allows(new Date())) return undefined;
     if (env.CTXL_DEBUG_DELAY_MS !== undefined) await sleep(Number(env.CTXL_DEBUG_DELAY_MS) || 0);
 
@@ -228,14 +229,19 @@ function writeStdout(text: string, deadline: number, hardLimit: number, log: Log
 
 // ---- circuit breaker ----
 
+// One file per hook, a count per session: a transcript that makes a hook fail (one nested
+// thousands of levels deep did) pauses that hook for its own session, not for every session.
+// Version 1 kept one count for all sessions; it is read as no failures.
 const breakerSchema = lazySchema(() =>
   z.looseObject({
-    version: z.literal(1),
-    failures: z.number(),
-    openUntil: z.optional(z.string()),
+    version: z.literal(2),
+    sessions: z.record(z.string(), z.object({ failures: z.number(), openUntil: z.optional(z.string()), at: z.string() })),
   }),
 );
 type BreakerState = z.infer<ReturnType<typeof breakerSchema>>;
+
+/** Sessions a breaker file remembers, the most recently failed: an old session's count is dropped. */
+const BREAKER_SESSIONS = 32;
 
 interface Breaker {
   allows(now: Date): boolean;
@@ -243,39 +249,49 @@ interface Breaker {
   succeeded(): void;
 }
 
-function openBreaker(store: Store, event: HookEvent, config: Config, log: Logger): Breaker {
+function openBreaker(store: Store, event: HookEvent, sessionId: string, config: Config, log: Logger): Breaker {
   const file = store.path('state', `breaker-${event}.json`);
-  const read = store.readJson(file, breakerSchema());
-  let state: BreakerState = read.ok ? read.value : { version: 1, failures: 0 };
-  const save = () => {
+  const read = () => {
+    const got = store.readJson(file, breakerSchema());
+    return got.ok ? got.value : { version: 2 as const, sessions: {} };
+  };
+  const mine = read().sessions[sessionId];
+  // Read again before each write: other sessions' hooks write the same file.
+  const save = (entry: BreakerState['sessions'][string] | undefined) => {
     try {
-      store.writeJson(file, state);
+      const state = read();
+      if (entry === undefined) delete state.sessions[sessionId];
+      else state.sessions[sessionId] = entry;
+      const kept = Object.entries(state.sessions)
+        // Newest first; ISO times compare as strings (no localeCompare: ICU's data loads on its first call).
+        .sort((a, b) => (a[1].at < b[1].at ? 1 : a[1].at > b[1].at ? -1 : 0))
+        .slice(0, BREAKER_SESSIONS);
+      store.writeJson(file, { version: 2, sessions: Object.fromEntries(kept) });
     } catch (error) {
       log.warn('could not save breaker state', error);
     }
   };
+  let failures = mine?.failures ?? 0;
   return {
     allows(now) {
-      if (state.openUntil === undefined) return true;
-      if (now.getTime() < Date.parse(state.openUntil)) return false;
-      log.info(`circuit closed again after cool-down; retrying ${event}`);
-      state = { version: 1, failures: 0 };
-      save();
+      if (mine?.openUntil === undefined) return true;
+      if (now.getTime() < Date.parse(mine.openUntil)) return false;
+      log.info(`circuit closed again after cool-down; retrying ${event} for session ${sessionId}`);
+      failures = 0;
+      save(undefined);
       return true;
     },
     failed(now) {
-      const failures = state.failures + 1;
+      failures += 1;
       if (failures >= config.breakerFailures) {
         const openUntil = new Date(now.getTime() + config.breakerCooldownSeconds * 1000).toISOString();
-        log.error(`circuit open: ${failures} consecutive failures; ${event} skips its work until ${openUntil}`);
-        state = { version: 1, failures, openUntil };
-      } else state = { version: 1, failures };
-      save();
+        log.error(`circuit open: ${failures} consecutive failures; ${event} skips its work for session ${sessionId} until ${openUntil}`);
+        save({ failures, openUntil, at: now.toISOString() });
+      } else save({ failures, at: now.toISOString() });
     },
     succeeded() {
-      if (state.failures === 0 && state.openUntil === undefined) return;
-      state = { version: 1, failures: 0 };
-      save();
+      if (failures === 0 && mine?.openUntil === undefined) return;
+      save(undefined);
     },
   };
 }

@@ -9,7 +9,7 @@ import { contextTokens } from '../../lib/transcript/context-size.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
 import { fixturePath } from './helpers/manifest.ts';
 import { distDir, hookInputDir, repoRoot } from './helpers/paths.ts';
-import { baseEnv, distHooks, EVENT_OF, type RunResult, readLog, runHookSync, validInput } from './helpers/proc.ts';
+import { baseEnv, distHooks, EVENT_OF, type RunResult, readLog, runCli, runHookSync, validInput } from './helpers/proc.ts';
 import { listFiles, useTempDirs } from './helpers/tmp.ts';
 
 const tempDir = useTempDirs('ctxl-hooks-');
@@ -313,19 +313,45 @@ describe('circuit breaker', () => {
       expect(readLog(t.data).filter((l) => l.level === 'error' && /hook failed/.test(l.msg))).toHaveLength(i);
       expect(circuitLines()).toHaveLength(i === 3 ? 1 : 0);
     }
-    const state = readJson<{ version: number; failures: number; openUntil?: string }>(join(t.data, 'state', 'breaker-PostToolUse.json'));
-    expect(state.version).toBe(1);
-    expect(state.failures).toBe(3);
-    expect(state.openUntil).toBeDefined();
+    const state = readJson<{ version: number; sessions: Record<string, { failures: number; openUntil?: string }> }>(
+      join(t.data, 'state', 'breaker-PostToolUse.json'),
+    );
+    expect(state.version).toBe(2);
+    expect(state.sessions['sess-1']?.failures).toBe(3);
+    expect(state.sessions['sess-1']?.openUntil).toBeDefined();
 
     const logBefore = readLog(t.data).length;
     expectSilentSuccess(t.run('post-tool-use', input));
     expect(existsSync(events)).toBe(false);
     expect(readLog(t.data)).toHaveLength(logBefore);
 
-    // Other hooks are not affected.
+    // Other hooks are not affected, nor is this hook in another session.
     expectSilentSuccess(t.run('user-prompt-submit', t.input('user-prompt-submit')));
     expect(existsSync(join(t.session(), 'session.json'))).toBe(true);
+    expectSilentSuccess(t.run('post-tool-use', t.input('post-tool-use', 'sess-2')));
+    expect(existsSync(join(t.session('sess-2'), 'events.jsonl'))).toBe(true);
+    // ctxl doctor names the paused hook and its session.
+    const doctor = runCli(['doctor', '--json'], t.env, t.home);
+    const problems = (JSON.parse(doctor.stdout) as { problems: Array<{ code: string; message: string }> }).problems;
+    expect(problems.find((p) => p.code === 'circuit-open')?.message).toMatch(/^PostToolUse is paused in session sess-1 /);
+  });
+
+  it("reads a breaker file of the first version as no failures, and keeps the counts of its last 32 sessions' failures", () => {
+    const t = setup();
+    mkdirSync(join(t.data, 'state'), { recursive: true });
+    const file = join(t.data, 'state', 'breaker-PostToolUse.json');
+    writeFileSync(file, JSON.stringify({ version: 1, failures: 3, openUntil: '2999-01-01T00:00:00.000Z' }));
+    expectSilentSuccess(t.run('post-tool-use', t.input('post-tool-use')));
+    expect(existsSync(join(t.session(), 'events.jsonl'))).toBe(true);
+    const many = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`old-${i}`, { failures: 1, at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }]),
+    );
+    writeFileSync(file, JSON.stringify({ version: 2, sessions: many }));
+    t.run('post-tool-use', t.input('post-tool-use'), { CTXL_DEBUG_FAIL: '1' });
+    const kept = Object.keys(readJson<{ sessions: Record<string, unknown> }>(file).sessions);
+    expect(kept).toHaveLength(32);
+    expect(kept).toContain('sess-1');
+    expect(kept).not.toContain('old-0');
   });
 
   it('a success in between resets the count', () => {
