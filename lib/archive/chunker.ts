@@ -209,6 +209,12 @@ export function toolOutputOf(chunk: Pick<Chunk, 'text'>): string {
   return at === -1 ? '' : chunk.text.slice(at + 2);
 }
 
+/** A tool chunk's head: the call's line(s) before its output, at most `max` characters. */
+export function toolHeadOf(chunk: Pick<Chunk, 'text'>, max: number): string {
+  const at = chunk.text.indexOf('\n\n');
+  return chunk.text.slice(0, Math.min(at === -1 ? chunk.text.length : at, max));
+}
+
 export function toolPartChunk(
   call: ToolCallHead,
   output: string,

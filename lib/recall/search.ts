@@ -4,6 +4,7 @@
 // (7+ characters), with minisearch's weights for the last two.
 import { readChunk } from '../archive/archive-store.ts';
 import type { Chunk } from '../archive/chunk-file.ts';
+import { toolHeadOf } from '../archive/chunker.ts';
 import { isSurface, tokenize } from '../archive/keywords.ts';
 import { type IndexView, openIndex } from '../index/manifest.ts';
 import { refreshIndex } from '../index/refresh.ts';
@@ -364,11 +365,7 @@ function aliasTerms(
   return out;
 }
 
-/** A tool chunk's head: its text before the output (the call's lines), at most HEAD_KEY_CHARS. */
-function toolHeadOf(chunk: Chunk): string {
-  const end = chunk.text.indexOf('\n\n');
-  return chunk.text.slice(0, Math.min(end === -1 ? chunk.text.length : end, HEAD_KEY_CHARS));
-}
+/** Characters of a tool chunk's head that tell two calls apart. */
 const HEAD_KEY_CHARS = 2_000;
 
 /** Copies of one tool call (same tool, same head) a result list shows before the others. */
@@ -388,7 +385,7 @@ function picker(limit: number, result: (chunk: Chunk, score: number) => RecallRe
   const calls = new Map<string, string[]>();
   const copyIndex = (chunk: Chunk): number => {
     if (chunk.type !== 'tool') return 0;
-    const key = `${chunk.tool ?? ''}\n${toolHeadOf(chunk)}`;
+    const key = `${chunk.tool ?? ''}\n${toolHeadOf(chunk, HEAD_KEY_CHARS)}`;
     const ids = calls.get(key) ?? [];
     calls.set(key, ids);
     const id = chunk.toolUseId ?? chunk.id;
