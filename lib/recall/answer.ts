@@ -3,7 +3,7 @@
 // ever sees them. Before searching, the current session's L2 is brought up to date.
 
 import { catchUpWithPhase } from '../phase/ledgers.ts';
-import type { HookContext } from '../runtime/hook-runtime.ts';
+import { type HookContext, usersFileOf } from '../runtime/hook-runtime.ts';
 import { recallMarkdown } from './recall.ts';
 import { echo } from './render.ts';
 
@@ -26,8 +26,7 @@ export async function answerRecall(
       await catchUpWithPhase(ctx, input.session_id, input.transcript_path);
     } catch (error) {
       // Only the transcript's own failure (a file we may not read); our data dir's is a failure of ours.
-      const path = (error as NodeJS.ErrnoException).path;
-      if (path === undefined || path.startsWith(ctx.store.root)) throw error;
+      if (usersFileOf(error, ctx.store.root) === undefined) throw error;
       ctx.log.warn(`could not bring L2 up to date from ${input.transcript_path} before a /recall`, error);
     }
   }

@@ -143,8 +143,9 @@ export function runHook<T extends HookInput>(spec: HookSpec<T>): void {
     } catch (error) {
       // A file of the user's we may not read (a transcript of another user's, mode 000) is theirs to
       // fix, not a failure of ours: said once per run, and the breaker does not count it.
-      const { code, path } = error as NodeJS.ErrnoException;
-      if ((code === 'EACCES' || code === 'EPERM') && path !== undefined && !path.startsWith(store.root)) {
+      const { code } = error as NodeJS.ErrnoException;
+      const path = usersFileOf(error, store.root);
+      if ((code === 'EACCES' || code === 'EPERM') && path !== undefined) {
         log.warn(`no permission to read ${path}; nothing done`);
         return undefined;
       }
@@ -155,6 +156,12 @@ export function runHook<T extends HookInput>(spec: HookSpec<T>): void {
     breaker.succeeded();
     return render(spec.event, output, log);
   }
+}
+
+/** The file a system error names when it lies outside our data dir (the user's, theirs to fix); else undefined. */
+export function usersFileOf(error: unknown, dataRoot: string): string | undefined {
+  const path = (error as NodeJS.ErrnoException | undefined)?.path;
+  return path === undefined || path.startsWith(dataRoot) ? undefined : path;
 }
 
 function render(event: HookEvent, output: HookOutput, log: Logger): string | undefined {

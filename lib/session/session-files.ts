@@ -70,7 +70,8 @@ export type SavedCursor = TranscriptCursor & { transcriptPath?: string; updatedA
 
 export const sessionDir = (store: Store, sessionId: string) => store.path('sessions', sessionId);
 export const sessionFile = (store: Store, sessionId: string) => store.path('sessions', sessionId, 'session.json');
-export const cursorFile = (store: Store, sessionId: string) => store.path('sessions', sessionId, 'cursor.json');
+/** The session's cursor file, or that of one of its other transcripts (a subagent's: `cursor-agent-<id>.json`). */
+export const cursorFile = (store: Store, sessionId: string, cursorName = 'cursor.json') => store.path('sessions', sessionId, cursorName);
 export const eventsFile = (store: Store, sessionId: string) => store.path('sessions', sessionId, 'events.jsonl');
 
 /** Read a versioned JSON file; corrupt, invalid or unknown-version files are set aside and logged. */
@@ -149,8 +150,8 @@ export async function touchSession(ctx: SessionEnv, touch: SessionTouch): Promis
   );
 }
 
-export function readCursor(store: Store, sessionId: string, log: Logger, now: Date): SavedCursor | undefined {
-  return readOrSetAside(store, cursorFile(store, sessionId), cursorSchema(), log, now) as SavedCursor | undefined;
+export function readCursor(store: Store, sessionId: string, log: Logger, now: Date, cursorName?: string): SavedCursor | undefined {
+  return readOrSetAside(store, cursorFile(store, sessionId, cursorName), cursorSchema(), log, now) as SavedCursor | undefined;
 }
 
 /** What the session functions need: a hook context satisfies it, and so does the CLI. */
@@ -208,8 +209,7 @@ export function sessionBacklogBytes(store: Store, sessionId: string, transcriptP
   for (const agent of subagentTranscripts(transcriptPath, sessionId)) {
     const agentSize = statSafe(agent.file)?.size;
     if (agentSize === undefined) continue;
-    const cursor = readOrSetAside(store, store.path('sessions', sessionId, agent.cursorName), cursorSchema(), log, now) as SavedCursor | undefined;
-    total += backlogBytes(agentSize, cursor, agent.file);
+    total += backlogBytes(agentSize, readCursor(store, sessionId, log, now, agent.cursorName), agent.file);
   }
   return total;
 }
@@ -232,7 +232,7 @@ export async function advanceSessionCursor(
     env.log.warn(`transcript not readable: ${transcriptPath}; cursor not moved`);
     return undefined;
   }
-  const file = options?.cursorName === undefined ? cursorFile(env.store, sessionId) : env.store.path('sessions', sessionId, options.cursorName);
+  const file = cursorFile(env.store, sessionId, options?.cursorName);
   const archive = options?.archive !== false;
   const timeLeft = env.timeLeft ?? (() => 60_000);
   const pass = () =>
@@ -410,7 +410,7 @@ export async function rearchiveSession(env: SessionEnv, sessionId: string, trans
   ];
   const total: WriteResult = { added: 0, updated: 0, unchanged: 0 };
   for (const pass of passes) {
-    const file = env.store.path('sessions', sessionId, pass.cursorName);
+    const file = cursorFile(env.store, sessionId, pass.cursorName);
     removePath(file); // one a killed restore left: from the first line again
     try {
       const r = await advanceSessionCursor(
