@@ -310,6 +310,29 @@ describe('a day of tool traffic', () => {
   });
 });
 
+describe('the tool calls of a span', () => {
+  it("rank below what was said in it: the request and its answer say what the day's work was", () => {
+    const ids: Record<string, string> = {};
+    const home = tempDir();
+    // Ten minutes a line from 12 February 2025, 09:00 UTC.
+    const order = recallSandbox(
+      home,
+      'ffff7777-0000-4000-8000-00000000000d',
+      (t) => {
+        t.user('morning, the invoice totals are off by a cent again');
+        ids.ask = t.user('the nightly export job crashed again, can you find out why');
+        const log = 'export job crashed: out of memory\nexport job restarted\nexport job crashed: out of memory\nexport job crashed: out of memory';
+        [ids.log] = t.tool('Bash', { command: 'journalctl -u export --since today' }, log) as [string, string];
+        t.assistant('It ran out of memory on the biggest tenant; I capped each batch at 500 rows.');
+      },
+      { start: Date.parse('2025-02-12T09:00:00.000Z'), stepMs: 600_000 },
+    );
+    // The log says the question's words most: without a date it leads.
+    expect(order('why did the export job crash').slice(0, 2)).toEqual([ids.log, ids.ask]);
+    expect(order('why did the export job crash on February 12th').slice(0, 2)).toEqual([ids.ask, ids.log]);
+  });
+});
+
 describe('a span against the same words said another time', () => {
   it('ranks what was said in the span above a closer match of the words from another month', () => {
     const ids: Record<string, string> = {};
