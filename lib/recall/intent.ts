@@ -36,8 +36,8 @@ const ASKS_WHAT_CLAUDE_SAID = /\b(?:did you (?:recommend|suggest)|you (?:recomme
 const LEISURE = new RegExp(
   `(?<![\\w./-])(?:${[
     'movies?|films?|shows?|series|tv|netflix|books?|novels?|authors?|podcasts?|songs?|music|albums?|bands?|playlists?|concerts?|video ?games?|games?|board ?games?',
-    'restaurants?|cafes?|bars?|pubs?|recipes?|dish(?:es)?|meals?|dinner|lunch|breakfast|brunch|desserts?|snacks?|cook|bake|food|cuisine|eat|drinks?|wines?|beers?|cocktails?|coffee|tea',
-    'gifts?|presents?|birthday|anniversary|trips?|travel|holidays?|vacations?|destinations?|hotels?|visit|weekend|tonight|date night|activit(?:y|ies)|hobb(?:y|ies)|workouts?|exercises?|hikes?|hiking',
+    'restaurants?|cafes?|bars?|pubs?|recipes?|dish(?:es)?|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch(?:es)?|desserts?|snacks?|cook|bake|food|cuisine|eat|drinks?|wines?|beers?|cocktails?|coffee|tea',
+    'gifts?|presents?|birthday|anniversary|trips?|travel|flights?|holidays?|vacations?|destinations?|hotels?|visit|weekend|tonight|date night|outings?|activit(?:y|ies)|hobb(?:y|ies)|workouts?|exercises?|hikes?|hiking',
     'outfits?|wear|clothes|shoes|plants?|gardens?|flowers?|museums?|theatre|theater|exhibitions?|crafts?|yarn|knitting|camping|day out|things to do',
     'workshop|woodworking|chess|pottery|photography|birding|fishing',
     // Pets and things bought for oneself: "any tips to reward my dog", "what should I buy for my
@@ -112,8 +112,9 @@ const INTENTS: readonly Intent[] = [
     // ("I hate crowded tourist traps", "I'd much rather find tiny local places" for a restaurant).
     // Hate as said: its stem is hat's.
     name: 'taste',
-    // Also asked as "got a series we could start tonight?" or "what could I give Leo for the holidays?".
-    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we)|plan (?:me|us)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good|got (?:a|an|any)|(?:could|can) (?:i|we) (?:give|get|buy|cook|make|bake|watch|read|try|start|play|wear|listen to))(?![\w/-]|\.\w)/,
+    // Also asked as "got a series we could start tonight?", "what could I give Leo for the holidays?"
+    // or "where should Leo and I go?".
+    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|tips|advice|should (?:i|we|\w+ and (?:i|me))|plan (?:me|us)|(?:would|might|will) (?:i|we) (?:like|enjoy|love)|(?:i'd|i would|we'd|we would) (?:like|enjoy|love)|(?:a|any) good|got (?:a|an|any)|(?:could|can) (?:i|we) (?:give|get|buy|cook|make|bake|watch|read|try|start|play|wear|listen to))(?![\w/-]|\.\w)/,
     needs: (lower) => FIRST_PERSON.test(lower) && LEISURE.test(lower) && !ASKS_WHAT_CLAUDE_SAID.test(lower),
     answers: 'love enjoy favorite favourite prefer fan hate= hated= hates= dislike rather',
     // "What should I cook tonight" asks no rule.

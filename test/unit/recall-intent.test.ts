@@ -42,6 +42,11 @@ describe('intentsOf', () => {
     ['got a series Leo and I could start tonight?', ['taste']],
     ['what could I give Leo for the holidays?', ['taste']],
     ['any ideas for my next build in the workshop?', ['taste']],
+    // Another person asked along ("should Leo and I"), plural meals, a flight, an outing.
+    ['where should Leo and I go for date night?', ['taste']],
+    ['what should I pack for the school lunches this week?', ['taste']],
+    ['recommend something to read on my next flight', ['taste']],
+    ['any ideas for a Saturday outing with my kid?', ['taste']],
     // Got a and could I with no word of leisure: code.
     ['got a fix for the flaky test?', []],
     ['could I try a smaller batch size for the import', ['rule']],
@@ -51,6 +56,8 @@ describe('intentsOf', () => {
     ['help me find why my build broke tonight', []],
     ['plan my time series rollout', []],
     ['what should I do about the flaky test', ['rule']],
+    ['should the worker and I share a lock', ['rule']],
+    ['should I retry the in-flight requests', ['rule']],
     ["what's our cat called?", ['name']],
     ['what did I call the bread culture I started', ['name']],
     ['what was the name of the vet who saw the dog', ['name']],
