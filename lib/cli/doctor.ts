@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempLeftovers } from '../archive/archive-store.ts';
+import { pausedSessions } from '../runtime/breaker.ts';
 import { PROGRAMS_DIR } from '../runtime/code-cache.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { STALE_MS } from '../runtime/lock.ts';
@@ -186,15 +187,12 @@ export function doctor(input: { env: Env; configDir: string; cwd: string; now: D
   // Circuit breakers and recent errors.
   for (const file of listDir(join(data, 'state')).filter((f) => f.startsWith('breaker-'))) {
     try {
-      const state = JSON.parse(readTextFile(join(data, 'state', file)) ?? '{}') as { sessions?: Record<string, { openUntil?: string }> };
-      for (const [session, entry] of Object.entries(state.sessions ?? {})) {
-        if (entry.openUntil !== undefined && Date.parse(entry.openUntil) > input.now.getTime()) {
-          add(
-            'circuit-open',
-            `${file.slice(8, -5)} is paused in session ${session} after repeated failures until ${entry.openUntil}`,
-            'see the errors below; it retries by itself after the cool-down',
-          );
-        }
+      for (const { session, openUntil } of pausedSessions(readTextFile(join(data, 'state', file)) ?? '', input.now)) {
+        add(
+          'circuit-open',
+          `${file.slice(8, -5)} is paused in session ${session} after repeated failures until ${openUntil}`,
+          'see the errors below; it retries by itself after the cool-down',
+        );
       }
     } catch {}
   }

@@ -6,11 +6,12 @@
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import * as z from 'zod/mini';
+import { openBreaker } from './breaker.ts';
 import { type Config, type ConfigProblem, isDisabledByEnv, loadConfig } from './config.ts';
 import { writeAll } from './fd-write.ts';
 import { createFileLogger, type Logger } from './log.ts';
 import { dataDir as dataDirFor, type Env, logFile } from './paths.ts';
-import { type HookInput, lazySchema } from './schemas.ts';
+import type { HookInput } from './schemas.ts';
 import { readStdin } from './stdin.ts';
 import { findProjectRoot, openStore, readTextFile, type Store } from './store.ts';
 
@@ -232,75 +233,6 @@ function reportConfigProblems(problems: ConfigProblem[], log: Logger): void {
 function writeStdout(text: string, deadline: number, hardLimit: number, log: Logger): void {
   const problem = writeAll(1, text, (partial) => Date.now() < (partial ? hardLimit : deadline));
   if (problem !== undefined && problem !== 'EPIPE') log.warn(`could not write the answer to stdout (${problem})`);
-}
-
-// ---- circuit breaker ----
-
-// One file per hook, a count per session: a transcript that makes a hook fail (one nested
-// thousands of levels deep did) pauses that hook for its own session, not for every session.
-// Version 1 kept one count for all sessions; it is read as no failures.
-const breakerSchema = lazySchema(() =>
-  z.looseObject({
-    version: z.literal(2),
-    sessions: z.record(z.string(), z.object({ failures: z.number(), openUntil: z.optional(z.string()), at: z.string() })),
-  }),
-);
-type BreakerState = z.infer<ReturnType<typeof breakerSchema>>;
-
-/** Sessions a breaker file remembers, the most recently failed: an old session's count is dropped. */
-const BREAKER_SESSIONS = 32;
-
-interface Breaker {
-  allows(now: Date): boolean;
-  failed(now: Date): void;
-  succeeded(): void;
-}
-
-function openBreaker(store: Store, event: HookEvent, sessionId: string, config: Config, log: Logger): Breaker {
-  const file = store.path('state', `breaker-${event}.json`);
-  const read = () => {
-    const got = store.readJson(file, breakerSchema());
-    return got.ok ? got.value : { version: 2 as const, sessions: {} };
-  };
-  const mine = read().sessions[sessionId];
-  // Read again before each write: other sessions' hooks write the same file.
-  const save = (entry: BreakerState['sessions'][string] | undefined) => {
-    try {
-      const state = read();
-      if (entry === undefined) delete state.sessions[sessionId];
-      else state.sessions[sessionId] = entry;
-      const kept = Object.entries(state.sessions)
-        // Newest first; ISO times compare as strings (no localeCompare: ICU's data loads on its first call).
-        .sort((a, b) => (a[1].at < b[1].at ? 1 : a[1].at > b[1].at ? -1 : 0))
-        .slice(0, BREAKER_SESSIONS);
-      store.writeJson(file, { version: 2, sessions: Object.fromEntries(kept) });
-    } catch (error) {
-      log.warn('could not save breaker state', error);
-    }
-  };
-  let failures = mine?.failures ?? 0;
-  return {
-    allows(now) {
-      if (mine?.openUntil === undefined) return true;
-      if (now.getTime() < Date.parse(mine.openUntil)) return false;
-      log.info(`circuit closed again after cool-down; retrying ${event} for session ${sessionId}`);
-      failures = 0;
-      save(undefined);
-      return true;
-    },
-    failed(now) {
-      failures += 1;
-      if (failures >= config.breakerFailures) {
-        const openUntil = new Date(now.getTime() + config.breakerCooldownSeconds * 1000).toISOString();
-        log.error(`circuit open: ${failures} consecutive failures; ${event} skips its work for session ${sessionId} until ${openUntil}`);
-        save({ failures, openUntil, at: now.toISOString() });
-      } else save({ failures, at: now.toISOString() });
-    },
-    succeeded() {
-      if (failures === 0 && mine?.openUntil === undefined) return;
-      save(undefined);
-    },
-  };
 }
 
 function sleep(ms: number): Promise<void> {

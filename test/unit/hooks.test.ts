@@ -1,10 +1,12 @@
 // hooks/*.ts through lib/runtime/hook-runtime.ts, run as the compiled dist/<hook>.mjs processes the way
 // Claude Code runs them: stdin JSON in, exit 0 always, stdout only what Claude Code may read, one log
 // line per problem, nothing written outside the data dir, circuit breaker and deadline.
+
 import { spawn } from 'node:child_process';
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pausedSessions } from '../../lib/runtime/breaker.ts';
 import { contextTokens } from '../../lib/transcript/context-size.ts';
 import { advanceTranscript } from '../../lib/transcript/reader.ts';
 import { fixturePath } from './helpers/manifest.ts';
@@ -587,5 +589,22 @@ describe('SessionEnd', () => {
     const session = readJson<{ closedAt?: string; starts: number }>(join(t.session(), 'session.json'));
     expect(session.closedAt).toBeUndefined();
     expect(session.starts).toBe(1);
+  });
+});
+
+describe('pausedSessions (what ctxl doctor reads of a breaker file)', () => {
+  it('names the sessions paused past now, and none of a version 1 or damaged file', () => {
+    const now = new Date('2026-12-02T12:00:00.000Z');
+    const text = JSON.stringify({
+      version: 2,
+      sessions: {
+        a: { failures: 3, openUntil: '2026-12-02T12:05:00.000Z', at: '2026-12-02T12:00:00.000Z' },
+        b: { failures: 3, openUntil: '2026-12-02T11:59:00.000Z', at: '2026-12-02T11:54:00.000Z' },
+        c: { failures: 1, at: '2026-12-02T11:58:00.000Z' },
+      },
+    });
+    expect(pausedSessions(text, now)).toEqual([{ session: 'a', openUntil: '2026-12-02T12:05:00.000Z' }]);
+    expect(pausedSessions(JSON.stringify({ version: 1, failures: 3, openUntil: '2026-12-02T12:05:00.000Z' }), now)).toEqual([]);
+    expect(pausedSessions('{"version":2,"sessi', now)).toEqual([]);
   });
 });
