@@ -14,7 +14,7 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'taste' | 'name';
+  name: 'rule' | 'work' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'taste' | 'name';
   asks: RegExp;
   /**
    * Answer words, space-separated, stemmed as the index stems them; a word ending in `=` (SURFACE_MARK)
@@ -62,6 +62,19 @@ const INTENTS: readonly Intent[] = [
     name: 'rule',
     asks: /(?<![\w./-])(?:allowed|allow|permitted|permission|forbidden|prohibited|rules?|policy|can (?:i|we|you)|could (?:i|we)|should (?:i|we|it|this|that|they|the|be)|may (?:i|we)|ok(?:ay)? to|fine to|(?:am i|are we|are you) (?:ok|okay|fine|happy) with(?= (?:\w+ ){0,3}\w+ing\b)|(?:am i|are we) willing to)(?![\w/-]|\.\w)/,
     answers: 'never always must rule avoid forbidden',
+  },
+  {
+    // "Write me a handler that…", "could you draft a module that…", "help me word the commit": a
+    // request for work, put to the archive as it would be put to Claude. What the archive holds for
+    // it is how the user wants such work done (the rules they set: "no unwrap() outside tests",
+    // "never add an ORM"), in words the request does not share. Only worded as a request (the verb
+    // with its object, or "can you", "please"): a keyword query ("build failure", "add retry logic")
+    // asks when something happened.
+    name: 'work',
+    asks: /(?:^|[.!?;:]\s+|\s[—–-]\s+)(?:(?:(?:please|pls|now|ok(?:ay)?|so|(?:can|could|would|will) you(?: please)?)[,\s]+)?(?:write|draft|add|create|implement|build|scaffold|set up|generate|refactor|put together)\s+(?:me|us|a|an|the|some|that|this|it|them|up|our|my)|help me (?:word|write|draft|name|structure|design|set up|add|build|implement))(?![\w/-]|\.\w)/,
+    answers: 'never always must rule avoid',
+    // The rule's words are this intent's too.
+    displaces: ['rule'],
   },
   {
     name: 'choice',

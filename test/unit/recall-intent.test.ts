@@ -72,6 +72,15 @@ describe('intentsOf', () => {
     ['how tall is the bookcase we ordered', ['height']],
     ['how far is the cabin from the lake', ['distance']],
     ['how far am I running per week', ['distance']],
+    // A request for work, worded as one: the rules the user set for it answer it (it stands in for a rule).
+    ['Write me a handler that returns every hold a patron is waiting on.', ['work']],
+    ['Could you draft a module that pulls the tariff table out of the export?', ['work']],
+    ["I'd like to re-run one meter by hand from a terminal — can you add that?", ['work']],
+    ['please add a retry to the upload client', ['work']],
+    ['help me word the commit for the pausing feature', ['work']],
+    ['put together a playlist to help me concentrate', ['work']],
+    ['can you write the test for the sweeper, and should it use the real database?', ['work']],
+    ['add a suggestion box to my form', ['work']],
   ])('%s → %j', (q, want) => {
     expect(intentsOf(q)).toEqual(want);
   });
@@ -93,7 +102,6 @@ describe('intentsOf', () => {
     'what did you suggest I read about caching',
     'recommend a linter config for my repo',
     'suggest a name for my function',
-    'add a suggestion box to my form',
     'what was your recommendation for my index',
     'which db would you suggest for my app',
     // A gap in time, or progress, is no distance.
@@ -101,6 +109,13 @@ describe('intentsOf', () => {
     'how far along is the migration',
     'how far did we get with the refactor',
     'how high did the p99 latency get',
+    // A keyword query names what was done, without asking for it: no request for work.
+    'build failure',
+    'add retry logic',
+    'write path of the cache',
+    'refactor auth middleware',
+    'when did we add the retry',
+    'who wrote the migration',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
@@ -180,6 +195,21 @@ describe('ranking with intent words (ctxl recall)', () => {
     // Without a question, the shorter chunk that shares the words wins; asked as a rule, the rule does.
     expect(order('package release machine')[0]).toBe(mention);
     expect(order('can I release the package from my machine')[0]).toBe(rule);
+  });
+
+  it('a request for work ranks the rule the user set for such work above chunks that share its words', () => {
+    let rule = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-000000000007', (t) => {
+      rule = t.user('One rule for every handler in this codebase: never call unwrap() outside of tests, and always return errors with ?.');
+      t.user('The patron page lists the holds a patron placed, newest first.');
+      t.assistant('The patron page handler is in routes/patrons.rs; it lists holds by patron.');
+      t.user('Holds that expire go back to the shelf; the patron gets an email.');
+      t.assistant('A patron can pause their holds while they are away.');
+      t.user('Unrelated: the deploy finished in 4 minutes.');
+    });
+    // Asked by its words, the handler that lists holds leads; asked for the work, the rule for it.
+    expect(order('patron holds handler')[0]).not.toBe(rule);
+    expect(order('write me a handler that lists the holds of a patron')[0]).toBe(rule);
   });
 
   it('a question asking what the user would like ranks what they said they love above a mere mention', () => {
