@@ -1,6 +1,8 @@
 // An L2 chunk on disk: Markdown with frontmatter. Every frontmatter value is written as JSON, which
 // is also valid YAML, so the file reads well, any YAML tool parses it, and reading it back takes a
 // few lines here instead of a YAML library in every hook bundle.
+import { textHash } from './hash.ts';
+
 export const CHUNK_VERSION = 1;
 
 /** `ledger`: a phase ledger, archived so `/recall` finds it with the rest. */
@@ -61,6 +63,12 @@ const ORDER: ReadonlyArray<keyof ChunkMeta> = [
  * none and are taken as they are.
  */
 const LENGTH_KEY = 'length';
+/**
+ * The frontmatter key that holds textHash() of the text: a text overwritten in place (a damaged
+ * disk, a stray write) keeps its length, and only this tells it from the one written. Files
+ * written before it have none and are taken as they are (as without a length).
+ */
+const HASH_KEY = 'textHash';
 
 export function renderChunk(chunk: Chunk): string {
   const lines = ['---'];
@@ -68,7 +76,7 @@ export function renderChunk(chunk: Chunk): string {
     const value = chunk[key];
     if (value !== undefined) lines.push(`${key}: ${JSON.stringify(value)}`);
   }
-  lines.push(`${LENGTH_KEY}: ${chunk.text.length}`, '---', '');
+  lines.push(`${LENGTH_KEY}: ${chunk.text.length}`, `${HASH_KEY}: "${textHash(chunk.text)}"`, '---', '');
   return `${lines.join('\n')}${chunk.text}\n`;
 }
 
@@ -89,8 +97,19 @@ export const CUT_SHORT_NOTE = '[cut short: the rest of this text was lost from i
  */
 export function salvageCutShort(file: string): Chunk | undefined {
   const loose = parse(file, false);
-  if (!loose.ok || parse(file, true).ok) return undefined;
+  if (!loose.ok || parse(file, true).ok || !cutShort(file, loose.chunk.text)) return undefined;
   return { ...loose.chunk, text: `${loose.chunk.text}\n${CUT_SHORT_NOTE}` };
+}
+
+/**
+ * Whether a file was cut short: its text shorter than its frontmatter says, or whole but for the
+ * file's last newline. Not one overwritten at its length: what is left of that is no text of ours.
+ */
+function cutShort(file: string, text: string): boolean {
+  const declared = new RegExp(`^${LENGTH_KEY}: (\\d+)$`, 'm').exec(file.slice(0, file.indexOf('\n---\n', 3)));
+  if (declared === null) return false;
+  const length = Number(declared[1]);
+  return text.length < length || (text.length === length && !file.endsWith('\n'));
 }
 
 function parse(file: string, checkLength: boolean): ParsedChunk {
@@ -120,6 +139,11 @@ function parse(file: string, checkLength: boolean): ParsedChunk {
     // renderChunk ends every file with a newline of its own: only its last byte is missing.
     if (checkLength && !body.endsWith('\n')) return { ok: false, reason: 'no newline at the end of the file (cut short?)' };
     delete meta[LENGTH_KEY];
+  }
+  const hash = meta[HASH_KEY];
+  if (hash !== undefined) {
+    if (checkLength && hash !== textHash(text)) return { ok: false, reason: 'text does not match its textHash (overwritten or damaged?)' };
+    delete meta[HASH_KEY];
   }
   return {
     ok: true,

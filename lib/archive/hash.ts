@@ -21,6 +21,17 @@ export function sampleHash(text: string): string {
   return hashChars(text, step, 0xdeadbeef ^ text.length, 0x41c6ce57 ^ step);
 }
 
+/**
+ * A 32-bit hash of every character of a chunk's text (FNV-1a), written beside it: a file whose text
+ * was overwritten in place keeps its length, and only this tells. Not cryptographic: it catches a
+ * damaged disk or a stray write, not a forger (who could rewrite the frontmatter as well).
+ */
+export function textHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
 function hashChars(input: string, step: number, seed1: number, seed2: number): string {
   let h1 = seed1;
   let h2 = seed2;

@@ -912,11 +912,30 @@ describe('renderChunk / parseChunk', () => {
   // chunk-file.ts), but renderChunk writes none, so a text that starts with a newline loses it.
   it('reads a file written before the length key as it was', () => {
     const chunk = sampleChunk({ text: 'line one\nline two' });
-    const old = renderChunk(chunk).replace(/^length: .*\n/m, '');
+    const old = renderChunk(chunk)
+      .replace(/^length: .*\n/m, '')
+      .replace(/^textHash: .*\n/m, '');
     expect(old).not.toContain('length:');
     expect(parseChunk(old)).toEqual({ ok: true, chunk });
     // And cut short, it is none the wiser (the reason for the key).
     expect(parseChunk(old.slice(0, -5)).ok).toBe(true);
+  });
+
+  it('a text overwritten in place at its length is told by its textHash; a file written before the hash is read as it was', () => {
+    const chunk = sampleChunk({ text: 'const timeoutMs = 30_000;\nretry(3);' });
+    const file = renderChunk(chunk);
+    expect(file).toMatch(/^textHash: "[0-9a-f]{8}"$/m);
+    const overwritten = file.replace('30_000', '45_000');
+    expect(overwritten.length).toBe(file.length);
+    const parsed = parseChunk(overwritten);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.reason).toMatch(/textHash/);
+    // Not taken for a text cut short: what is left of it is no text of ours.
+    expect(salvageCutShort(overwritten)).toBeUndefined();
+    // Written with a length and no hash (before the hash), it parses as before.
+    const noHash = file.replace(/^textHash: .*\n/m, '');
+    expect(parseChunk(noHash)).toEqual({ ok: true, chunk });
+    expect(parseChunk(noHash.replace('30_000', '45_000')).ok).toBe(true);
   });
 
   it('salvages a file cut short inside its text, marked as such; not a sound file or other damage', () => {

@@ -2016,8 +2016,8 @@ describe('the CLI as concurrent processes', () => {
     // Chunks of the transcript (a ledger chunk is written from the phases, not the transcript).
     const fromTranscript = ids.filter((id) => !readFileSync(join(dir, `${id}.md`), 'utf8').includes('type: "ledger"'));
     const longest = [...fromTranscript].sort((a, b) => statSync(join(dir, `${b}.md`)).size - statSync(join(dir, `${a}.md`)).size)[0] as string;
-    const victims = [fromTranscript[0], fromTranscript[Math.floor(fromTranscript.length / 2)], longest] as string[];
-    expect(new Set(victims).size).toBe(3);
+    const victims = [fromTranscript[0], fromTranscript[Math.floor(fromTranscript.length / 2)], longest, fromTranscript[1]] as string[];
+    expect(new Set(victims).size).toBe(4);
     const sound = victims.map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'));
     expect(sound.some((text) => /^phase: "(?!unknown")/m.test(text))).toBe(true);
     writeFileSync(join(dir, `${victims[0]}.md`), (sound[0] as string).slice(0, 40)); // cut short in its frontmatter
@@ -2025,10 +2025,12 @@ describe('the CLI as concurrent processes', () => {
     // Cut short in its text, right after one of its newlines: the frontmatter is whole, the file still parses as Markdown.
     const body = sound[2] as string;
     writeFileSync(join(dir, `${victims[2]}.md`), body.slice(0, body.lastIndexOf('\n', body.length - 20) + 1));
+    // Overwritten in place inside its text: as long as before, every line still there.
+    writeFileSync(join(dir, `${victims[3]}.md`), overwriteText(sound[3] as string));
 
     const r = runCli(['reindex', '--all', '--json'], env, root);
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ sessions: 1, chunks: ids.length, damaged: 3, restored: 3 });
+    expect(JSON.parse(r.stdout)).toEqual({ sessions: 1, chunks: ids.length, damaged: 4, restored: 4 });
     expect(victims.map((id) => readFileSync(join(dir, `${id}.md`), 'utf8'))).toEqual(sound);
     expect(recallAll()).toEqual(before);
     // The live cursor is untouched, and the restore's own is gone.
@@ -2067,6 +2069,33 @@ describe('the CLI as concurrent processes', () => {
     const shown = runCli(['show', victim], env, root);
     expect(shown.status, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(CUT_SHORT_NOTE);
+  }, 60_000);
+
+  it('ctxl reindex leaves a chunk overwritten in place that its transcript cannot restore as it is: damaged, never passed off as cut short or whole', () => {
+    const root = tempDir();
+    const data = join(root, 'data');
+    const proj = join(root, 'proj');
+    mkdirSync(proj);
+    const env = baseEnv(root, { CTXL_HOME: data });
+    const transcript = join(root, 'crud.jsonl');
+    writeFileSync(transcript, readFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl')));
+    expect(runCli(['ingest', transcript, '--cwd', proj, '--json'], env, root).status).toBe(0);
+    rmSync(transcript);
+    const [sid] = readdirSync(join(data, 'sessions'));
+    const dir = join(data, 'sessions', sid as string, 'archived');
+    const ids = chunkIdsOnDisk(data);
+    const victim = [...ids].sort((a, b) => statSync(join(dir, `${b}.md`)).size - statSync(join(dir, `${a}.md`)).size)[0] as string;
+    const garbled = overwriteText(readFileSync(join(dir, `${victim}.md`), 'utf8'));
+    writeFileSync(join(dir, `${victim}.md`), garbled);
+    const r = runCli(['reindex', '--all', '--json'], env, root);
+    expect(r.status, r.stderr).toBe(0);
+    // Left out of the index, and left on disk as it was.
+    expect(JSON.parse(r.stdout)).toEqual({ sessions: 1, chunks: ids.length - 1, damaged: 1, restored: 0 });
+    expect(readFileSync(join(dir, `${victim}.md`), 'utf8')).toBe(garbled);
+    // Still damaged on the next run, and out of the results: show says so.
+    expect(JSON.parse(runCli(['reindex', '--all', '--json'], env, root).stdout)).toMatchObject({ damaged: 1 });
+    const shown = runCli(['show', victim], env, root);
+    expect(`${shown.stdout}${shown.stderr}`).not.toContain('XXXXXXXX');
   }, 60_000);
 
   it('ctxl reindex finishes the restores of a reindex killed part-way: a file set aside and not written again, or written again and its aside left', () => {
@@ -2430,3 +2459,11 @@ describe('cutOff', () => {
     }
   });
 });
+
+/** A chunk file with 16 characters of its text overwritten by X's, in place: same length, same lines. */
+function overwriteText(file: string): string {
+  const start = file.indexOf('\n---\n') + 5;
+  const at = start + Math.max(0, Math.floor((file.length - start) / 2) - 8);
+  const run = file.slice(at, at + 16).replace(/[^\n]/g, 'X');
+  return file.slice(0, at) + run + file.slice(at + run.length);
+}
