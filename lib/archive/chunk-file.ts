@@ -76,8 +76,18 @@ export function renderChunk(chunk: Chunk): string {
     const value = chunk[key];
     if (value !== undefined) lines.push(`${key}: ${JSON.stringify(value)}`);
   }
-  lines.push(`${LENGTH_KEY}: ${chunk.text.length}`, `${HASH_KEY}: "${textHash(chunk.text)}"`, '---', '');
-  return `${lines.join('\n')}${chunk.text}\n`;
+  const text = asWritten(chunk.text);
+  lines.push(`${LENGTH_KEY}: ${text.length}`, `${HASH_KEY}: "${textHash(text)}"`, '---', '');
+  return `${lines.join('\n')}${text}\n`;
+}
+
+/**
+ * The text as it reads back from its UTF-8 file: a lone surrogate (half of an emoji, cut off by the
+ * client's truncation or a split at a length) is written as U+FFFD, and the hash must be of that.
+ */
+function asWritten(text: string): string {
+  const t = text as unknown as { isWellFormed(): boolean; toWellFormed(): string }; // ES2024, in Node 20
+  return t.isWellFormed() ? text : t.toWellFormed();
 }
 
 export type ParsedChunk = { ok: true; chunk: Chunk } | { ok: false; reason: string };

@@ -48,6 +48,18 @@ const LEISURE = new RegExp(
   ].join('|')})(?![\\w/-]|\\.\\w)`,
 );
 
+/** The verbs of a request for work, and what may lead one: a greeting, "can you", "please". */
+const WORK_VERB = '(?:write|draft|add|create|implement|build|scaffold|set up|generate|refactor|put together|word)';
+const REQUEST_LEAD = '(?:please|pls|now|ok(?:ay)?|so|hi|hey|and|also|then|(?:can|could|would|will) you)';
+/** A query or a sentence of it that opens with a verb of work (after a greeting or "can you", "please"). */
+const WORK_OPENS = `(?:^|[.!?]\\s+|\\s[—–]\\s+)(?:${REQUEST_LEAD}[,\\s]+){0,3}(?:help me\\s+)?${WORK_VERB}`;
+/** The verb with its object: "add a client", "write the test". */
+const WORK_OBJECT = new RegExp(`${WORK_OPENS}\\s+(?:me|us|a|an|the|some|that|this|it|them|up|our|my)(?![\\w/-])`);
+/** A request by its wording alone: of me or us, after "can you" or "please", or "help me". */
+const WORK_ASKED = new RegExp(
+  `(?<![\\w./-])(?:${WORK_VERB}\\s+(?:me|us)\\b|(?:please|pls|(?:can|could|would|will) you)[,\\s]+(?:help me\\s+)?${WORK_VERB}\\b|help me ${WORK_VERB}\\b)`,
+);
+
 const shows = (intent: Intent, lower: string) => intent.asks.test(lower) && (intent.needs === undefined || intent.needs(lower));
 
 /** The intents a lowercased question shows, less those another stands in for. */
@@ -67,13 +79,16 @@ const INTENTS: readonly Intent[] = [
     // "Write me a handler that…", "could you draft a module that…", "help me word the commit": a
     // request for work, put to the archive as it would be put to Claude. What the archive holds for
     // it is how the user wants such work done (the rules they set: "no unwrap() outside tests",
-    // "never add an ORM"), in words the request does not share. Only worded as a request (the verb
-    // with its object, or "can you", "please"): a keyword query ("build failure", "add retry logic")
-    // asks when something happened.
+    // "never add an ORM"), in words the request does not share. The verb opens the query or a
+    // sentence of it, after a greeting or "can you", "please" at most.
     name: 'work',
-    asks: /(?:^|[.!?;:]\s+|\s[—–-]\s+)(?:(?:(?:please|pls|now|ok(?:ay)?|so|(?:can|could|would|will) you(?: please)?)[,\s]+)?(?:write|draft|add|create|implement|build|scaffold|set up|generate|refactor|put together)\s+(?:me|us|a|an|the|some|that|this|it|them|up|our|my)|help me (?:word|write|draft|name|structure|design|set up|add|build|implement))(?![\w/-]|\.\w)/,
-    answers: 'never always must rule avoid',
-    // The rule's words are this intent's too.
+    asks: new RegExp(`${WORK_OPENS}(?![\\w/-]|\\.\\w)`),
+    // Worded as a request, not as keywords that open with a verb ("build the docker image", "add
+    // the retry logic" ask when that happened): asked of me or us, after "can you" or "please", or
+    // "help me"; else the verb with its object, in a sentence that ends or of seven words or more.
+    needs: (lower) => WORK_ASKED.test(lower) || (WORK_OBJECT.test(lower) && (/[.!?]["')]*\s*$/.test(lower) || lower.trim().split(/\s+/).length >= 7)),
+    answers: 'never always must rule avoid forbidden',
+    // It asks what a rule question asks (the same answer words), and its "can you" is no rule.
     displaces: ['rule'],
   },
   {

@@ -932,6 +932,12 @@ describe('renderChunk / parseChunk', () => {
     if (!parsed.ok) expect(parsed.reason).toMatch(/textHash/);
     // Not taken for a text cut short: what is left of it is no text of ours.
     expect(salvageCutShort(overwritten)).toBeUndefined();
+    // Half an emoji (a lone surrogate) is written as U+FFFD, and hashed as written: the file is sound.
+    const cut = sampleChunk({ text: 'emoji cut in two: \ud83d, and the rest' });
+    expect(parseChunk(Buffer.from(renderChunk(cut), 'utf8').toString('utf8'))).toEqual({
+      ok: true,
+      chunk: { ...cut, text: 'emoji cut in two: \ufffd, and the rest' },
+    });
     // Written with a length and no hash (before the hash), it parses as before.
     const noHash = file.replace(/^textHash: .*\n/m, '');
     expect(parseChunk(noHash)).toEqual({ ok: true, chunk });

@@ -81,6 +81,12 @@ describe('intentsOf', () => {
     ['put together a playlist to help me concentrate', ['work']],
     ['can you write the test for the sweeper, and should it use the real database?', ['work']],
     ['add a suggestion box to my form', ['work']],
+    ['please add retry logic', ['work']],
+    ['please help me word the commit', ['work']],
+    ['could you help me draft the release notes', ['work']],
+    ['hi, could you draft the migration for the holds table', ['work']],
+    ['ok so could you write a sweeper', ['work']],
+    ['Add a client for the county address lookup service.', ['work']],
   ])('%s → %j', (q, want) => {
     expect(intentsOf(q)).toEqual(want);
   });
@@ -116,6 +122,16 @@ describe('intentsOf', () => {
     'refactor auth middleware',
     'when did we add the retry',
     'who wrote the migration',
+    'refactor the auth middleware',
+    'build the docker image',
+    'add the retry logic',
+    'generate the types',
+    'add it',
+    'fix: add a retry to the upload client',
+    'PR #12: refactor the auth middleware',
+    '- add the index',
+    'step 1: create a venv',
+    'word count of the readme file in the docs folder',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
