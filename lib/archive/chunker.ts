@@ -187,7 +187,10 @@ function toolChunks(
   call: { toolUseId: string; use: PendingToolUse | undefined; result: Entry | undefined; output: string; isError: boolean },
   ctx: ChunkContext,
 ): Chunk[] {
-  const parts = splitText(redactText(withoutTrailingReminder(call.output)), PART_CHARS);
+  const output = withoutTrailingReminder(call.output);
+  // The client's fixed answer to a task list matched every question about progress or tasks.
+  const said = call.use?.name === 'TodoWrite' && TODO_WRITE_ACK.test(output.trim()) ? '' : output;
+  const parts = splitText(redactText(said), PART_CHARS);
   // One uuid when the call and its result share a line (a server tool: web search).
   const uuids = [...new Set([call.use?.uuid, call.result?.uuid])].filter((u): u is string => u !== undefined);
   const head = { toolUseId: call.toolUseId, name: call.use?.name ?? UNNAMED_TOOL, input: call.use?.input, isError: call.isError };
@@ -287,6 +290,8 @@ export function toolPartId(hash: (identity: string) => string, session: string, 
  */
 export function describeCall(name: string, input: unknown): string {
   if (!isObject(input)) return name;
+  const list = todoList(name, input);
+  if (list !== undefined) return `${name}\n${cut(list, INPUT_CHARS)}`;
   const about =
     typeof input.description === 'string' && input.description.trim() !== ''
       ? `\n${cut(input.description.trim().replace(/\s+/g, ' '), DESCRIPTION_CHARS)}`
@@ -299,6 +304,28 @@ export function describeCall(name: string, input: unknown): string {
   if (files.length > 0) return `${name}: ${files.join(', ')}${about}${detail}`;
   return `${name}${about}${detail}`;
 }
+
+/**
+ * Claude's task list (TodoWrite) as a checklist, `- [x] Add the fee`, `- [ ] Test it (in progress)`:
+ * as fields, each item said its text twice (content, activeForm) under the same three keys, and
+ * every list in a session matched "status", "content" or "pending" better than what was said about
+ * them. Undefined when the input is no such list.
+ */
+function todoList(name: string, input: Record<string, unknown>): string | undefined {
+  if (name !== 'TodoWrite' || !Array.isArray(input.todos) || Object.keys(input).length !== 1) return undefined;
+  const lines: string[] = [];
+  for (const item of input.todos) {
+    if (!isObject(item) || typeof item.content !== 'string') return undefined;
+    const mark = item.status === 'completed' ? 'x' : ' ';
+    const state = item.status === 'in_progress' ? ' (in progress)' : '';
+    lines.push(`- [${mark}] ${item.content.replace(/\s+/g, ' ').trim()}${state}`);
+  }
+  return lines.join('\n');
+}
+
+/** What the client answers every TodoWrite: no word of it is the session's. */
+const TODO_WRITE_ACK =
+  /^Todos have been modified successfully\. Ensure that you continue to use the todo list to track your progress\. Please proceed with the current tasks if applicable\.?$/;
 
 /** A call's description kept in its head, at most (Claude Code's are a few words). */
 const DESCRIPTION_CHARS = 200;

@@ -578,6 +578,35 @@ describe('entry shapes real transcripts hold', () => {
     expect((JSON.parse(r.stdout) as { results: Array<{ title: string }> }).results[0]?.title).toBe('Bash: node scripts/reindex.mjs --all');
   });
 
+  it("archives Claude's task list as a checklist, without the client's fixed answer; another answer as it is, another shape as fields", () => {
+    const t = sandbox();
+    const ack =
+      'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable';
+    const todoCall = (id: string, uuid: string, input: unknown) =>
+      line({ type: 'assistant', uuid, message: { id: `msg_${id}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'TodoWrite', input }] } });
+    const result = (id: string, uuid: string, content: string) =>
+      line({ type: 'user', uuid, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] } });
+    const file = write(t, [
+      todoCall('toolu_1', 'a-1', {
+        todos: [
+          { content: 'Add the late fee', status: 'completed', activeForm: 'Adding the late fee' },
+          { content: 'Test the\n  fee rounding', status: 'in_progress', activeForm: 'Testing the fee rounding' },
+          { content: 'Update the docs', status: 'pending', activeForm: 'Updating the docs' },
+        ],
+      }),
+      result('toolu_1', 'u-1', ack),
+      todoCall('toolu_2', 'a-2', { todos: [{ content: 'Ship it', status: 'pending', activeForm: 'Shipping it' }] }),
+      result('toolu_2', 'u-2', 'Todo list rejected: too many items'),
+      todoCall('toolu_3', 'a-3', { todos: [{ title: 'no content field' }] }),
+      result('toolu_3', 'u-3', ack),
+    ]);
+    t.ingest(file);
+    const text = (id: string) => readChunks(t.data, SID).find((c) => c.toolUseId === id)?.text;
+    expect(text('toolu_1')).toBe('TodoWrite\n- [x] Add the late fee\n- [ ] Test the fee rounding (in progress)\n- [ ] Update the docs\n\n');
+    expect(text('toolu_2')).toBe('TodoWrite\n- [ ] Ship it\n\nTodo list rejected: too many items');
+    // Not a list of items with content: its fields, as any call's.
+    expect(text('toolu_3')).toBe('TodoWrite\ntodos:\n  -\n    title: "no content field"\n\n');
+  });
   it('archives a call that never got its result once the user types again; a prompt queued while a call runs and a subagent wait', () => {
     const t = sandbox();
     const call = (uuid: string, id: string, name: string, input: Obj, extra: Obj = {}) =>
