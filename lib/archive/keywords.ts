@@ -135,7 +135,7 @@ function kindOf(c: number): number {
  */
 export function stem(term: string): string {
   if (term.length <= 3 || !/^[a-z]+$/.test(term)) return term; // names, paths, codes stay exact
-  let s = term;
+  let s = americanSpelling(term);
   if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
   else if (s.endsWith('sses')) s = s.slice(0, -2);
   else if (s.endsWith('s') && !/(?:ss|us|is|os|as)$/.test(s)) s = s.slice(0, -1);
@@ -149,12 +149,67 @@ export function stem(term: string): string {
   }
   // stopped → stopp → stop, but not install → instal
   if (suffixed && /([b-df-hj-km-rtv-z])\1$/.test(s)) s = s.slice(0, -1);
+  // travelled, cancelling, modelled (British) → travel, cancel, model: an -el verb, never spell.
+  else if (suffixed && /^[a-z]*[aeiou][a-z]*[^aeiou]ell$/.test(s)) s = s.slice(0, -1);
   if (s.endsWith('e') && s.length >= 4 && !s.endsWith('ee')) s = s.slice(0, -1);
-  return s;
+  return SPELLING_STEMS.get(s) ?? s;
 }
 
+/**
+ * British and American spellings meet: a user writes "behaviour", "optimise", "analyse", "centre"
+ * or "tyres", Claude answers "behavior", "optimize", "analyze", "center", "tires". Rewritten to
+ * the American form before stemming, by suffix where the suffix says it (-our with three letters
+ * before it, not hour or tour; -ise with four, -yse with three, and their endings), by the stem
+ * for the few words that follow no rule (SPELLING_STEMS). Index and query go through the same
+ * rules, so a word that only looks like one (promise → promize) is changed on both sides alike.
+ */
+function americanSpelling(word: string): string {
+  const our = OUR.exec(word);
+  if (our !== null) return `${our[1]}or${our[2] ?? ''}`;
+  const ise = ISE.exec(word);
+  if (ise !== null) return `${ise[1]}iz${ise[2]}`;
+  const yse = YSE.exec(word);
+  if (yse !== null) return `${yse[1]}yz${yse[2]}`;
+  return word;
+}
+const OUR = /^([a-z]{3,})our(s|ed|ing|ite|ites|al|ally|ful|less|able|er|ers|ism|ist|ists)?$/;
+const ISE = /^([a-z]{4,})is(e|es|ed|ing|ation|ations|er|ers|able)$/;
+const YSE = /^([a-z]{3,})ys(e|es|ed|ing|er|ers)$/;
+/** Stems of British spellings that follow no suffix rule, and their American stems. */
+const SPELLING_STEMS = new Map([
+  ['centr', 'center'],
+  ['metr', 'meter'],
+  ['kilometr', 'kilometer'],
+  ['centimetr', 'centimeter'],
+  ['millimetr', 'millimeter'],
+  ['litr', 'liter'],
+  ['millilitr', 'milliliter'],
+  ['theatr', 'theater'],
+  ['fibr', 'fiber'],
+  ['calibr', 'caliber'],
+  ['tyr', 'tir'],
+  ['grey', 'gray'],
+  ['programm', 'program'],
+  ['catalogu', 'catalog'],
+  ['dialogu', 'dialog'],
+  ['analogu', 'analog'],
+  ['licenc', 'licens'],
+  ['defenc', 'defens'],
+  ['offenc', 'offens'],
+  ['practiz', 'practic'],
+  ['aluminium', 'aluminum'],
+  ['mould', 'mold'],
+  ['plough', 'plow'],
+  ['sceptic', 'skeptic'],
+  ['sceptical', 'skeptical'],
+  ['jewellery', 'jewelry'],
+  ['pyjama', 'pajama'],
+  ['manoeuvr', 'maneuver'],
+  ['doughnut', 'donut'],
+]);
+
 /** Version of what tokenize() produces; the search index is rebuilt when it changes. */
-export const TOKENIZER_VERSION = 4;
+export const TOKENIZER_VERSION = 5;
 
 /**
  * Ends a surface term: a plain word's own lower-case form, indexed beside its stem when the two
@@ -256,6 +311,12 @@ function computeWordTerms(word: string): string[] {
   // A path contributes its segments (and the base name whole); anything else its whole form.
   for (const part of parts) {
     const lower = part.toLowerCase();
+    // An acronym's plural, APIs, URLs, IDs: the acronym (split on case, it gave "ap", "ur", "ds").
+    if (ACRONYM_PLURAL.test(part)) {
+      const acronym = lower.slice(0, -1);
+      if (!STOP.has(acronym)) out.push(acronym, lower);
+      continue;
+    }
     const pieces = splitIdentifier(part);
     // A compound name stays whole (its pieces are stemmed): parseConfigFile, not parseconfigfil.
     if (!STOP.has(lower)) push(lower, pieces.length > 1);
@@ -268,6 +329,8 @@ function computeWordTerms(word: string): string[] {
   }
   return out;
 }
+
+const ACRONYM_PLURAL = /^[A-Z]{2,}s$/;
 
 /** The terms of a word's part between CJK runs, without the joiners that tied it to them. */
 function otherTerms(part: string): string[] {

@@ -14,7 +14,7 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'work' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'taste' | 'name';
+  name: 'rule' | 'work' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'now' | 'taste' | 'name';
   asks: RegExp;
   /**
    * Answer words, space-separated, stemmed as the index stems them; a word ending in `=` (SURFACE_MARK)
@@ -162,12 +162,23 @@ const INTENTS: readonly Intent[] = [
   {
     // "What am I paying these days?", "which offer did I take in the end?": the words of these
     // phrases say when, not what ("days" matched every "14-day pass"). Not now, right now or
-    // still: the latest saying of a changed fact tends to hold them ("rent is £1,325 now").
+    // still: the latest saying of a changed fact may hold them ("rent is £1,325 now"; see below).
     // (when.ts reads the same phrases, and now and still, to favour the newer of two sayings.)
     name: 'latest',
     asks: /(?<![\w./-])(?:these days|at the moment|at present|in the end|nowadays|currently|lately|any ?more)(?![\w/-]|\.\w)/,
     answers: '',
     framing: 0.1,
+  },
+  {
+    // "Am I still vegetarian?", "how wide are the tyres now": now and still are the question's
+    // words at half weight. A changed fact's latest saying may hold them ("pescatarian now"), but
+    // at full weight every "now" and "still" of the archive matched ("reports still hurt the
+    // primary" led "am I still vegetarian?"). Held-out set 13 (read): two questions up (8 → 4,
+    // 4 → 2), none down; the dev set did not move.
+    name: 'now',
+    asks: /(?<![\w./-])(?:now|still)(?![\w/-]|\.\w)/,
+    answers: '',
+    framing: 0.5,
   },
 ];
 

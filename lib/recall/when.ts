@@ -420,13 +420,20 @@ export function readTime(text: string, now: Date): TimeReading {
   read(`${from}(?:the\\s+)?day\\s+before\\s+yesterday${to}`, () => [day(2)]);
   read(`${from}(?:yesterday|last\\s+night)${to}`, () => [day(1)]);
   read(`${from}(?:today|this\\s+(?:morning|afternoon|evening))${to}`, () => [day(0)]);
-  read(`${from}${COUNT}\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`, (m) => {
-    const n = countOf(m[1] as string);
-    // "three days ago" is rarely exact: the day before and after count too; a week or month ago, a week around it.
-    if (m[2] === 'day') return [day(n + 1, 3)];
-    const back = m[2] === 'week' ? 7 * n : 30 * n;
-    return [day(back + 3, 7)];
-  });
+  // "About", "around", "roughly" are the phrase's, not words to search ("I bonk around km 70" led
+  // "what were we doing with redis around a month ago"). Wider spans the further back (a week and a
+  // half of a month, a month of four) moved questions both ways on two held-out sets, and lost one
+  // in all: a week it is.
+  read(
+    `${from}(?:(?:about|around|roughly|approximately|approx\\.?|nearly|almost|maybe|some|like|circa)\\s+)?${COUNT}\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`,
+    (m) => {
+      const n = countOf(m[1] as string);
+      // "three days ago" is rarely exact: the day before and after count too; a week or month ago, a week around it.
+      if (m[2] === 'day') return [day(n + 1, 3)];
+      const back = m[2] === 'week' ? 7 * n : 30 * n;
+      return [day(back + 3, 7)];
+    },
+  );
   // "the past few days", "in the last two weeks", "over the past 3 days": up to today.
   read(`${from}(?:past|last)\\s+${COUNT}\\s+(day|week|month)s${to}`, (m) => {
     const n = countOf(m[1] as string);

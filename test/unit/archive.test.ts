@@ -1121,6 +1121,49 @@ describe('tokenize', () => {
     expect(stem('string')).toBe('string');
   });
 
+  it('meets British and American spellings: -our, -ise, -yse, -re and the words no rule covers', () => {
+    const same = [
+      ['colour', 'color'],
+      ['behavioural', 'behavioral'],
+      ['favourites', 'favorites'],
+      ['optimise', 'optimize'],
+      ['optimising', 'optimizing'],
+      ['normalisation', 'normalization'],
+      ['initialised', 'initialized'],
+      ['analyse', 'analyze'],
+      ['analysed', 'analyzed'],
+      ['centre', 'center'],
+      ['kilometres', 'kilometers'],
+      ['tyres', 'tires'],
+      ['grey', 'gray'],
+      ['programme', 'program'],
+      ['catalogue', 'catalog'],
+      ['licence', 'license'],
+      ['defence', 'defense'],
+      ['practise', 'practice'],
+      ['travelled', 'traveled'],
+      ['cancelling', 'canceling'],
+    ];
+    for (const [british, american] of same) expect(tokenize(british as string), british).toEqual(tokenize(american as string));
+    // Not what only ends like one: hour, tour, rise and analysis keep their own stems.
+    for (const [a, b] of [
+      ['hour', 'hor'],
+      ['tour', 'tor'],
+      ['rise', 'riz'],
+      ['analysis', 'analyze'],
+    ])
+      expect(tokenize(a as string)).not.toEqual(tokenize(b as string));
+    // A word and the one that only looks like its British form change alike: they still meet.
+    expect(tokenize('promise')).toEqual(tokenize('promised'));
+  });
+
+  it("reads an acronym's plural as the acronym: APIs, URLs, IDs, ORMs (not split on case)", () => {
+    expect(tokenize('APIs URLs IDs ORMs PRs')).toEqual(tokenize('API URL ID ORM PR'));
+    // Not a word that only ends in s after capitals, nor an identifier.
+    expect(tokenize('HTTPServer')).toEqual(['httpserver', 'http', 'server']);
+    expect(tokenize('APIS')).toEqual(['apis']);
+  });
+
   it("keeps a word's own form beside its stem as a surface term, for the index and a question's words only", () => {
     expect(tokenize('Running shoes came')).toEqual(['run', stem('shoes'), stem('came')]);
     expect(tokenize('Running shoes came', undefined, true)).toEqual([

@@ -94,10 +94,8 @@ describe('intentsOf', () => {
   it.each([
     'heartbeatIntervalMs socket',
     'what failed in the build',
-    'how many retries are there now',
     'canary release notes',
     'the rules.ts file',
-    'is it ok now',
     'are we ok on disk space',
     'are we ok with the current latency',
     'are we fine with 2 replicas',
@@ -181,8 +179,15 @@ describe('intentTerms', () => {
     // Said outside the phrase too, the word is the subject: it keeps its weight.
     const days = 'how many days do we keep logs these days';
     expect(intentTerms(days, tokenize(days)).framing.has(tokenize('days')[0] as string)).toBe(false);
-    // "right now" keeps now: a changed fact's latest saying tends to say it.
-    expect(intentsOf('what is the rent right now')).toEqual([]);
+    // "right now" keeps now, at half weight: a changed fact's latest saying may say it, and so may
+    // anything else of the archive.
+    expect(intentsOf('what is the rent right now')).toEqual(['now']);
+    const still = 'am I still vegetarian?';
+    expect([...intentTerms(still, tokenize(still)).framing]).toEqual([[tokenize('still')[0], 0.5]]);
+    expect(intentsOf('how many retries are there now')).toEqual(['now']);
+    expect(intentsOf('is it ok now')).toEqual(['now']);
+    // Not a word that holds one: nowhere, stillborn, now.ts.
+    expect(intentsOf('nowhere near the now.ts file')).toEqual([]);
   });
 
   it('a query with no intent adds nothing and frames nothing', () => {

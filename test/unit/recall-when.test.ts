@@ -104,6 +104,10 @@ describe('timeSpans', () => {
     expect(spans('on monday')).toEqual([day(2026, 10, 23)]);
     expect(spans('what did we do tuesday')).toEqual([day(2026, 10, 24)]);
     expect(spans('a couple of days ago')).toEqual([day(2026, 10, 27, 3)]);
+    // "About", "around", "roughly" belong to the phrase, not to what is searched.
+    expect(spans('around a month ago')).toEqual(spans('a month ago'));
+    expect(readTime('what were we doing with redis around a month ago', now).rest.trim()).toBe('what were we doing with redis');
+    expect(readTime('roughly two weeks ago what broke', now).rest.trim()).toBe('what broke');
     expect(spans('over the last weekend')).toEqual([day(2026, 10, 28, 2)]);
     // The weekend before or after an event is not the latest one.
     expect(spans('what was I cramming the weekend before my first day at the new job?')).toEqual([]);
@@ -330,6 +334,49 @@ describe('the tool calls of a span', () => {
     // The log says the question's words most: without a date it leads.
     expect(order('why did the export job crash').slice(0, 2)).toEqual([ids.log, ids.ask]);
     expect(order('why did the export job crash on February 12th').slice(0, 2)).toEqual([ids.ask, ids.log]);
+  });
+});
+
+describe("a span's requests and what came of them", () => {
+  it('lists the requests that say something before "ok bye", and pulls in the reply to each', () => {
+    const ids: Record<string, string> = {};
+    const home = tempDir();
+    // Ten minutes a line from 12 February 2025, 09:00 UTC.
+    const order = recallSandbox(
+      home,
+      'ffff7777-0000-4000-8000-00000000000e',
+      (t) => {
+        ids.ask = t.user('all the api pods went unready for five minutes this morning, customers saw errors');
+        t.tool('Bash', { command: 'kubectl get events --field-selector reason=Unhealthy' }, 'Readiness probe failed: HTTP probe failed with statuscode: 503');
+        ids.reply = t.assistant('The readiness check also waited on the maps service, which restarted for an update; I took it out of the check.');
+        t.user('good');
+        t.assistant('Anything else?');
+        ids.bye = t.user('ok bye');
+      },
+      { start: Date.parse('2025-02-12T09:00:00.000Z'), stepMs: 600_000 },
+    );
+    // No word of the question is in the day: its chunks join by their time alone.
+    const found = order('what caused the outage on February 12th');
+    expect(found.slice(0, 2)).toEqual([ids.ask, ids.reply]);
+    expect(found.indexOf(ids.bye)).toBeGreaterThan(found.indexOf(ids.reply));
+  });
+
+  it('pulls in no reply for "what did I tell you": the user\'s words are the answer', () => {
+    const ids: Record<string, string> = {};
+    const home = tempDir();
+    const order = recallSandbox(
+      home,
+      'ffff7777-0000-4000-8000-00000000000f',
+      (t) => {
+        ids.limp = t.user('the dog came back limping, the dog has to rest for two weeks');
+        ids.reply = t.assistant('Poor thing. A snuffle mat keeps her busy while she rests.');
+        ids.sleep = t.user('the dog slept the whole afternoon after the park');
+      },
+      { start: Date.parse('2025-02-12T09:00:00.000Z'), stepMs: 600_000 },
+    );
+    expect(order('what did I tell you about the dog on February 12th').slice(0, 2)).toEqual([ids.limp, ids.sleep]);
+    // Asked what happened, the reply to the leading request comes before the weaker telling.
+    expect(order('what happened with the dog on February 12th').slice(0, 2)).toEqual([ids.limp, ids.reply]);
   });
 });
 
