@@ -308,8 +308,9 @@ export function describeCall(name: string, input: unknown): string {
 /**
  * Claude's task list (TodoWrite) as a checklist, `- [x] Add the fee`, `- [ ] Test it (in progress)`:
  * as fields, each item said its text twice (content, activeForm) under the same three keys, and
- * every list in a session matched "status", "content" or "pending" better than what was said about
- * them. Undefined when the input is no such list.
+ * every list in a session matched "status", "content" or "pending" (and, with the client's answer,
+ * "todo", "task" or "progress") better than what was said about them. Undefined when the input is
+ * no such list.
  */
 function todoList(name: string, input: Record<string, unknown>): string | undefined {
   if (name !== 'TodoWrite' || !Array.isArray(input.todos) || Object.keys(input).length !== 1) return undefined;

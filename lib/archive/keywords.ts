@@ -149,8 +149,9 @@ export function stem(term: string): string {
   }
   // stopped → stopp → stop, but not install → instal
   if (suffixed && /([b-df-hj-km-rtv-z])\1$/.test(s)) s = s.slice(0, -1);
-  // travelled, cancelling, modelled (British) → travel, cancel, model: an -el verb, never spell.
-  else if (suffixed && /^[a-z]*[aeiou][a-z]*[^aeiou]ell$/.test(s)) s = s.slice(0, -1);
+  // travelled, cancelling, signalled (British) → travel, cancel, signal: the verbs whose l only
+  // British doubles (resell, retell and upsell are words of their own).
+  else if (suffixed && s.endsWith('ll') && DOUBLED_L.has(s.slice(0, -1))) s = s.slice(0, -1);
   if (s.endsWith('e') && s.length >= 4 && !s.endsWith('ee')) s = s.slice(0, -1);
   return SPELLING_STEMS.get(s) ?? s;
 }
@@ -164,14 +165,21 @@ export function stem(term: string): string {
  * rules, so a word that only looks like one (promise → promize) is changed on both sides alike.
  */
 function americanSpelling(word: string): string {
-  const our = OUR.exec(word);
+  // (A substring test first: stem() runs on every word a backfill meets for the first time.)
+  const our = word.includes('our') ? OUR.exec(word) : null;
   if (our !== null) return `${our[1]}or${our[2] ?? ''}`;
-  const ise = ISE.exec(word);
+  const ise = word.includes('is') ? ISE.exec(word) : null;
   if (ise !== null) return `${ise[1]}iz${ise[2]}`;
-  const yse = YSE.exec(word);
+  const yse = word.includes('ys') ? YSE.exec(word) : null;
   if (yse !== null) return `${yse[1]}yz${yse[2]}`;
   return word;
 }
+/** Verbs ending in an unstressed -el or -al, whose l British spelling doubles before -ed and -ing. */
+const DOUBLED_L = new Set(
+  'travel cancel model label level fuel refuel signal dial total channel tunnel funnel marvel counsel pedal shovel swivel quarrel panel parcel rival equal libel duel enamel grovel snorkel bevel chisel unravel yodel revel spiral remodel relabel initial'.split(
+    ' ',
+  ),
+);
 const OUR = /^([a-z]{3,})our(s|ed|ing|ite|ites|al|ally|ful|less|able|er|ers|ism|ist|ists)?$/;
 const ISE = /^([a-z]{4,})is(e|es|ed|ing|ation|ations|er|ers|able)$/;
 const YSE = /^([a-z]{3,})ys(e|es|ed|ing|er|ers)$/;
@@ -196,7 +204,6 @@ const SPELLING_STEMS = new Map([
   ['licenc', 'licens'],
   ['defenc', 'defens'],
   ['offenc', 'offens'],
-  ['practiz', 'practic'],
   ['aluminium', 'aluminum'],
   ['mould', 'mold'],
   ['plough', 'plow'],
@@ -207,6 +214,18 @@ const SPELLING_STEMS = new Map([
   ['manoeuvr', 'maneuver'],
   ['doughnut', 'donut'],
 ]);
+/** The British stems of an American one whose first three letters differ (grey for gray). */
+const BRITISH_STEMS = new Map<string, string[]>();
+for (const [british, american] of SPELLING_STEMS)
+  if (british.slice(0, 3) !== american.slice(0, 3)) BRITISH_STEMS.set(american, [...(BRITISH_STEMS.get(american) ?? []), british]);
+
+/**
+ * The British stems that stem() turns into `term` and that start with other letters ("grey" for
+ * gray): a lookup by a word's first letters (the thesaurus's) must try theirs too.
+ */
+export function britishStems(term: string): readonly string[] {
+  return BRITISH_STEMS.get(term) ?? [];
+}
 
 /** Version of what tokenize() produces; the search index is rebuilt when it changes. */
 export const TOKENIZER_VERSION = 5;
@@ -315,6 +334,9 @@ function computeWordTerms(word: string): string[] {
     if (ACRONYM_PLURAL.test(part)) {
       const acronym = lower.slice(0, -1);
       if (!STOP.has(acronym)) out.push(acronym, lower);
+      // And as typed in lower case where its stem is not the acronym: "apis", "prs" stem to themselves.
+      const typed = stem(lower);
+      if (typed !== acronym) out.push(typed, lower);
       continue;
     }
     const pieces = splitIdentifier(part);

@@ -14,7 +14,7 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'work' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'now' | 'taste' | 'name';
+  name: 'rule' | 'work' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'now' | 'taste' | 'diet' | 'name';
   asks: RegExp;
   /**
    * Answer words, space-separated, stemmed as the index stems them; a word ending in `=` (SURFACE_MARK)
@@ -32,6 +32,9 @@ interface Intent {
 const FIRST_PERSON = /(?<![\w./-])(?:i|me|my|i'd|i'm|we|us|our|we'd)(?![\w/-])/;
 /** Not "what did you recommend I read": that asks what Claude said (search.ts reads it so). */
 const ASKS_WHAT_CLAUDE_SAID = /\b(?:did you (?:recommend|suggest)|you (?:recommended|suggested)|your (?:recommendation|suggestion))/;
+/** A meal or what to eat, to cook or to order. */
+const MEAL =
+  /(?<![\w./-])(?:dinners?|lunch(?:es)?|breakfasts?|brunch(?:es)?|meals?|recipes?|cook|cooking|bake|baking|order in|takeaway|takeout|restaurants?|eat|snacks?|desserts?|garnish|food|cuisine|dish(?:es)?|curry|pasta|soup|salad|sandwich(?:es)?|pizza)(?![\w/-]|\.\w)/;
 /** What a question of taste is about: leisure, food, gifts, outings. */
 const LEISURE = new RegExp(
   `(?<![\\w./-])(?:${[
@@ -147,6 +150,15 @@ const INTENTS: readonly Intent[] = [
     answers: 'love enjoy favorite favourite prefer fan hate= hated= hates= dislike rather',
     // "What should I cook tonight" asks no rule.
     displaces: ['rule'],
+  },
+  {
+    // "Team lunch on friday, what should we order in?", "suggest a garnish for tonight's curry": a
+    // meal to choose is answered by what the user eats and does not (a diet, an allergy), said in
+    // words the question does not share ("pescatarian now", "I'm allergic to nuts").
+    name: 'diet',
+    asks: /(?<![\w./-])(?:recommend(?:ations?)?|suggest(?:ions?)?|ideas?|should (?:i|we)|what (?:can|could|should|to) (?:i |we )?(?:cook|make|eat|order|bake|have)|(?:a|any) good)(?![\w/-]|\.\w)/,
+    needs: (lower) => MEAL.test(lower) && !ASKS_WHAT_CLAUDE_SAID.test(lower),
+    answers: 'vegetarian vegan pescatarian veggie allergic allergy intolerant intolerance gluten dairy lactose kosher halal',
   },
   {
     // "What's our cat called?", "what did I call the starter?", "what was the name of the vet?": the

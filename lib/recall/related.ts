@@ -26,7 +26,7 @@
 // A two-word name links one way, to its line's words and members (take the job → accept; put
 // aside, nest egg → isa …): so a phrase still meets what it stands for where its word is too common
 // to list (savings → save, take). Pure.
-import { tokenize } from '../archive/keywords.ts';
+import { britishStems, tokenize } from '../archive/keywords.ts';
 
 /** Weight of a related word beside a word of the question (1). */
 export const RELATED_WEIGHT = 0.4;
@@ -495,7 +495,8 @@ function linesStarting(text: string, starts: readonly string[]): string[] {
 function relatedTable(needles: readonly string[]): Map<string, Map<string, number>> {
   const spaced = (text: string) => ` ${text.toLowerCase().split('\n').join('\n ')}`;
   texts ??= { thesaurus: spaced(THESAURUS), forms: spaced(FORMS) };
-  const prefixes = new Set(needles.filter((n) => n !== '').map((n) => n.slice(0, 3)));
+  // A needle's British stems too: "grey" on a line is the needle gray, and starts with gre.
+  const prefixes = new Set(needles.filter((n) => n !== '').flatMap((n) => [n, ...britishStems(n)].map((x) => x.slice(0, 3))));
   const starts = [...prefixes].map((p) => ` ${p}`);
   const terms = new Set(needles);
   const holds = (line: string) => line.split(/[\s=:]+/).some((w) => prefixes.has(w.slice(0, 3)) && terms.has(key(w)));
@@ -556,7 +557,7 @@ export const DERIVED_WEIGHT = 0.4;
 
 /**
  * A term's noun of action or its verb, as index terms (the light stemmer keeps them apart:
- * migrat / migration, configur / configuration, deploy / deployment, fail / failur, analys / analysis).
+ * migrat / migration, configur / configuration, deploy / deployment, fail / failur, analyz / analysis).
  * "Why did the migration fail" is asked of "migrating the users table failed". Stems of five
  * letters or more (port is not portion, bill not billion, station not stat); -ure from four (fail).
  */
@@ -576,8 +577,7 @@ export function derivedStems(term: string): string[] {
   else if (term.endsWith('ment'))
     add(term.slice(0, -4)); // deployment: deploy
   else if (term.endsWith('ysis')) {
-    add(`${term.slice(0, -4)}ys`); // analysis: analys, analyz
-    add(`${term.slice(0, -4)}yz`);
+    add(`${term.slice(0, -4)}yz`); // analysis: analyz (analyse and analyze both stem so)
   } else if (/y[sz]$/.test(term)) add(`${term.slice(0, -1)}sis`);
   else {
     if (term.endsWith('ur'))

@@ -863,7 +863,9 @@ function favourSpans(view: IndexView, spans: readonly TimeSpan[], masks: Readonl
  * set 13 (read): three questions up (two from out of the ten), none down; set 14 (blind): two up;
  * the dev set did not move.
  */
-const saysSomething = (words: number) => Math.min(1, words / SPAN_FILL_WORDS);
+const saysSomething = (words: number) => Math.max(SPAN_FILL_LEAST, Math.min(1, words / SPAN_FILL_WORDS));
+/** What a chunk of stop words only ("ok", "do it") still counts: above 0, which reads as not scored yet. */
+const SPAN_FILL_LEAST = 0.1;
 /** Words (index terms, stop words not counted) from which a chunk joining a span by its time says enough. */
 const SPAN_FILL_WORDS = 5;
 

@@ -425,7 +425,7 @@ export function readTime(text: string, now: Date): TimeReading {
   // half of a month, a month of four) moved questions both ways on two held-out sets, and lost one
   // in all: a week it is.
   read(
-    `${from}(?:(?:about|around|roughly|approximately|approx\\.?|nearly|almost|maybe|some|like|circa)\\s+)?${COUNT}\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`,
+    `${from}(?:(?:about|around|roughly|approximately|approx\\.?|nearly|almost|maybe|some|circa)\\s+(?:a\\s+(?=(?:few|couple)\\b))?)?${COUNT}\\s+(?:of\\s+)?(day|week|month)s?\\s+ago${to}`,
     (m) => {
       const n = countOf(m[1] as string);
       // "three days ago" is rarely exact: the day before and after count too; a week or month ago, a week around it.

@@ -4,7 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { type Chunk, CUT_SHORT_NOTE, parseChunk, renderChunk, salvageCutShort } from '../../lib/archive/chunk-file.ts';
 import { splitText } from '../../lib/archive/chunker.ts';
 import { deferredWriter } from '../../lib/archive/deferred-writes.ts';
-import { isSurface, keywords, queryTerms, SURFACE_MARK, scanWords, splitIdentifier, stem, tokenize, words, wordTerms } from '../../lib/archive/keywords.ts';
+import {
+  britishStems,
+  isSurface,
+  keywords,
+  queryTerms,
+  SURFACE_MARK,
+  scanWords,
+  splitIdentifier,
+  stem,
+  tokenize,
+  words,
+  wordTerms,
+} from '../../lib/archive/keywords.ts';
 import { openStore } from '../../lib/runtime/store.ts';
 import { advanceSessionCursor, cursorFile, subagentTranscripts } from '../../lib/session/session-files.ts';
 import { captureLogger } from './helpers/logger.ts';
@@ -1140,9 +1152,11 @@ describe('tokenize', () => {
       ['catalogue', 'catalog'],
       ['licence', 'license'],
       ['defence', 'defense'],
-      ['practise', 'practice'],
       ['travelled', 'traveled'],
       ['cancelling', 'canceling'],
+      ['signalled', 'signaled'],
+      ['misspelled', 'misspell'],
+      ['reselling', 'resell'],
     ];
     for (const [british, american] of same) expect(tokenize(british as string), british).toEqual(tokenize(american as string));
     // Not what only ends like one: hour, tour, rise and analysis keep their own stems.
@@ -1155,10 +1169,16 @@ describe('tokenize', () => {
       expect(tokenize(a as string)).not.toEqual(tokenize(b as string));
     // A word and the one that only looks like its British form change alike: they still meet.
     expect(tokenize('promise')).toEqual(tokenize('promised'));
+    // The thesaurus looks a word up by its first letters: gray's British stem starts with others.
+    expect(britishStems(tokenize('gray')[0] as string)).toEqual(['grey']);
+    expect(britishStems(tokenize('color')[0] as string)).toEqual([]);
   });
 
-  it("reads an acronym's plural as the acronym: APIs, URLs, IDs, ORMs (not split on case)", () => {
-    expect(tokenize('APIs URLs IDs ORMs PRs')).toEqual(tokenize('API URL ID ORM PR'));
+  it("reads an acronym's plural as the acronym and as typed in lower case: APIs, URLs, IDs, ORMs (not split on case)", () => {
+    expect(tokenize('APIs URLs IDs ORMs PRs')).toEqual(['api', 'apis', 'url', 'id', 'ids', 'orm', 'pr', 'prs']);
+    // So a question that says "apis" or "prs" (which stem to themselves) still finds them.
+    expect(tokenize('APIs')).toContain(tokenize('apis')[0]);
+    expect(tokenize('PRs')).toContain(tokenize('prs')[0]);
     // Not a word that only ends in s after capitals, nor an identifier.
     expect(tokenize('HTTPServer')).toEqual(['httpserver', 'http', 'server']);
     expect(tokenize('APIS')).toEqual(['apis']);

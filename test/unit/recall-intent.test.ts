@@ -27,7 +27,7 @@ describe('intentsOf', () => {
     // A question of taste asks no rule ("what should I cook" is not "should I commit").
     ['can you recommend a podcast for my commute', ['taste']],
     ['any suggestions for a weekend trip for me', ['taste']],
-    ['what should I cook for dinner tonight', ['taste']],
+    ['what should I cook for dinner tonight', ['taste', 'diet']],
     ['what movie should we watch', ['taste']],
     ["what's a good book for me to read next", ['taste']],
     ['I need a gift idea for my mom', ['taste']],
@@ -44,7 +44,11 @@ describe('intentsOf', () => {
     ['any ideas for my next build in the workshop?', ['taste']],
     // Another person asked along ("should Leo and I"), plural meals, a flight, an outing.
     ['where should Leo and I go for date night?', ['taste']],
-    ['what should I pack for the school lunches this week?', ['taste']],
+    ['what should I pack for the school lunches this week?', ['taste', 'diet']],
+    // A meal to choose asks what the user eats (also without "I": "a garnish for tonight's curry").
+    ['team lunch on friday, what should we order in?', ['taste', 'diet']],
+    ["suggest a garnish for tonight's curry", ['diet']],
+    ['any good pasta recipe ideas for tonight?', ['diet']],
     ['recommend something to read on my next flight', ['taste']],
     ['any ideas for a Saturday outing with my kid?', ['taste']],
     // Got a and could I with no word of leisure: code.
@@ -130,6 +134,8 @@ describe('intentsOf', () => {
     '- add the index',
     'step 1: create a venv',
     'word count of the readme file in the docs folder',
+    'how do I bake the assets into the image',
+    'what did you recommend for dinner',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
