@@ -14,7 +14,7 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'work' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'now' | 'taste' | 'diet' | 'name';
+  name: 'rule' | 'work' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'now' | 'taste' | 'diet' | 'said' | 'name';
   asks: RegExp;
   /**
    * Answer words, space-separated, stemmed as the index stems them; a word ending in `=` (SURFACE_MARK)
@@ -63,6 +63,13 @@ const WORK_ASKED = new RegExp(
   `(?<![\\w./-])(?:${WORK_VERB}\\s+(?:me|us)\\b|(?:please|pls|(?:can|could|would|will) you)[,\\s]+(?:help me\\s+)?${WORK_VERB}\\b|help me ${WORK_VERB}\\b)`,
 );
 
+/**
+ * A question about what Claude said ("what did you suggest for…", "you recommended a collar",
+ * "your advice on…"): search.ts favours Claude's replies to it, and its verb only frames it.
+ */
+export const ASKS_ASSISTANT =
+  /(?<![\w'-])(?:(?:did|would|do|could|have|had)\s+you\s+(?:\w+\s+)?(?:suggest|say|propose|recommend|mention|tell|advise|think|decide|conclude|explain|write|come up with|offer|give|list|outline|name|call|pick|choose|describe)|you\s+(?:\w+\s+)?(?:suggested|said|proposed|recommended|mentioned|told|advised|concluded|explained|wrote|came up with|offered|gave|listed|outlined|named|called|picked|chose|described)|your\s+(?:suggestions?|advice|recommendations?|ideas?|proposals?|answer|explanation|list|tips?))(?![\w'-])/i;
+
 const shows = (intent: Intent, lower: string) => intent.asks.test(lower) && (intent.needs === undefined || intent.needs(lower));
 
 /** The intents a lowercased question shows, less those another stands in for. */
@@ -91,8 +98,9 @@ const INTENTS: readonly Intent[] = [
     // "help me"; else the verb with its object, in a sentence that ends or of seven words or more.
     needs: (lower) => WORK_ASKED.test(lower) || (WORK_OBJECT.test(lower) && (/[.!?]["')]*\s*$/.test(lower) || lower.trim().split(/\s+/).length >= 7)),
     answers: 'never always must rule avoid forbidden',
-    // It asks what a rule question asks (the same answer words), and its "can you" is no rule.
-    displaces: ['rule'],
+    // It asks what a rule question asks (the same answer words), and its "can you" is no rule,
+    // nor its "could you write" a question about what Claude wrote.
+    displaces: ['rule', 'said'],
   },
   {
     name: 'choice',
@@ -150,6 +158,13 @@ const INTENTS: readonly Intent[] = [
     answers: 'love enjoy favorite favourite prefer fan hate= hated= hates= dislike rather',
     // "What should I cook tonight" asks no rule.
     displaces: ['rule'],
+  },
+  {
+    // "Who did you suggest could look after the dog?": suggest frames it ("Happy to suggest more
+    // recipes anytime" led); the reply may still say it ("I'd suggest a sitter"), so it keeps some weight.
+    name: 'said',
+    asks: ASKS_ASSISTANT,
+    answers: '',
   },
   {
     // "Team lunch on friday, what should we order in?", "suggest a garnish for tonight's curry": a

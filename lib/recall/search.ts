@@ -22,7 +22,7 @@ import {
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
 import { askedRelations, namesOf } from './aliases.ts';
-import { intentTerms } from './intent.ts';
+import { ASKS_ASSISTANT, intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
 import { askedOrder, cut, type RelativeTime, readTime, relativeTime, type TimeSpan, timeSpans, within } from './when.ts';
@@ -557,8 +557,6 @@ const FIRST_PERSON = /(?<![\w'-])(?:i|my|me|mine|myself)(?=$|[^\w'-]|'(?:m|ve|d|
  * advice"): its answer is in the assistant's words, which often share few words with the question,
  * while the user's question they answered shares many.
  */
-const ASKS_ASSISTANT =
-  /(?<![\w'-])(?:(?:did|would|do|could|have|had)\s+you\s+(?:\w+\s+)?(?:suggest|say|propose|recommend|mention|tell|advise|think|decide|conclude|explain|write|come up with|offer|give|list|outline|name|call|pick|choose|describe)|you\s+(?:\w+\s+)?(?:suggested|said|proposed|recommended|mentioned|told|advised|concluded|explained|wrote|came up with|offered|gave|listed|outlined|named|called|picked|chose|described)|your\s+(?:suggestions?|advice|recommendations?|ideas?|proposals?|answer|explanation|list|tips?))(?![\w'-])/i;
 /** The assistant's own words, for a question about them. */
 const ASSISTANT_BOOST = 1.2;
 /** Of the user chunk it answers, the share of the score an assistant reply gets (then ASSISTANT_BOOST). */

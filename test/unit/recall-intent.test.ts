@@ -85,6 +85,13 @@ describe('intentsOf', () => {
     ['put together a playlist to help me concentrate', ['work']],
     ['can you write the test for the sweeper, and should it use the real database?', ['work']],
     ['add a suggestion box to my form', ['work']],
+    // What Claude said: its verb frames the question.
+    ['which library did you recommend for dates', ['said']],
+    ['what did you suggest I read about caching', ['said']],
+    ['what was your recommendation for my index', ['said']],
+    ['which db would you suggest for my app', ['said']],
+    ['what did you recommend for dinner', ['said']],
+    ['who did you suggest could look after Biscuit while we are away', ['said']],
     ['please add retry logic', ['work']],
     ['please help me word the commit', ['work']],
     ['could you help me draft the release notes', ['work']],
@@ -106,12 +113,8 @@ describe('intentsOf', () => {
     'how much is the customer willing to spend',
     // Taste is the user's, about leisure: not code, not what Claude said before.
     'suggest a fix for the flaky checkout test',
-    'which library did you recommend for dates',
-    'what did you suggest I read about caching',
     'recommend a linter config for my repo',
     'suggest a name for my function',
-    'what was your recommendation for my index',
-    'which db would you suggest for my app',
     // A gap in time, or progress, is no distance.
     'how far apart were the two releases',
     'how far along is the migration',
@@ -135,7 +138,6 @@ describe('intentsOf', () => {
     'step 1: create a venv',
     'word count of the readme file in the docs folder',
     'how do I bake the assets into the image',
-    'what did you recommend for dinner',
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
@@ -194,6 +196,13 @@ describe('intentTerms', () => {
     expect(intentsOf('is it ok now')).toEqual(['now']);
     // Not a word that holds one: nowhere, stillborn, now.ts.
     expect(intentsOf('nowhere near the now.ts file')).toEqual([]);
+  });
+
+  it('a question about what Claude said frames its verb: the reply may say it, so does every other offer to help', () => {
+    const q = 'who did you suggest could look after Biscuit';
+    const { added, framing } = intentTerms(q, tokenize(q));
+    expect(added).toEqual([]);
+    expect([...framing]).toEqual([[tokenize('suggest')[0], FRAMING_WEIGHT]]);
   });
 
   it('a query with no intent adds nothing and frames nothing', () => {
