@@ -2041,20 +2041,7 @@ describe('the CLI as concurrent processes', () => {
   }, 60_000);
 
   it('ctxl reindex keeps what is left of a chunk cut short that its transcript cannot restore, marked as cut short', () => {
-    const root = tempDir();
-    const data = join(root, 'data');
-    const proj = join(root, 'proj');
-    mkdirSync(proj);
-    const env = baseEnv(root, { CTXL_HOME: data });
-    // A copy of the transcript, gone by the time of the reindex.
-    const transcript = join(root, 'crud.jsonl');
-    writeFileSync(transcript, readFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl')));
-    expect(runCli(['ingest', transcript, '--cwd', proj, '--json'], env, root).status).toBe(0);
-    rmSync(transcript);
-    const [sid] = readdirSync(join(data, 'sessions'));
-    const dir = join(data, 'sessions', sid as string, 'archived');
-    const ids = chunkIdsOnDisk(data);
-    const victim = [...ids].sort((a, b) => statSync(join(dir, `${b}.md`)).size - statSync(join(dir, `${a}.md`)).size)[0] as string;
+    const { root, env, dir, ids, victim } = archivedWithoutTranscript();
     const whole = readFileSync(join(dir, `${victim}.md`), 'utf8');
     const cut = whole.slice(0, whole.length - 40);
     writeFileSync(join(dir, `${victim}.md`), cut);
@@ -2072,19 +2059,7 @@ describe('the CLI as concurrent processes', () => {
   }, 60_000);
 
   it('ctxl reindex leaves a chunk overwritten in place that its transcript cannot restore as it is: damaged, never passed off as cut short or whole', () => {
-    const root = tempDir();
-    const data = join(root, 'data');
-    const proj = join(root, 'proj');
-    mkdirSync(proj);
-    const env = baseEnv(root, { CTXL_HOME: data });
-    const transcript = join(root, 'crud.jsonl');
-    writeFileSync(transcript, readFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl')));
-    expect(runCli(['ingest', transcript, '--cwd', proj, '--json'], env, root).status).toBe(0);
-    rmSync(transcript);
-    const [sid] = readdirSync(join(data, 'sessions'));
-    const dir = join(data, 'sessions', sid as string, 'archived');
-    const ids = chunkIdsOnDisk(data);
-    const victim = [...ids].sort((a, b) => statSync(join(dir, `${b}.md`)).size - statSync(join(dir, `${a}.md`)).size)[0] as string;
+    const { root, env, dir, ids, victim } = archivedWithoutTranscript();
     const garbled = overwriteText(readFileSync(join(dir, `${victim}.md`), 'utf8'));
     writeFileSync(join(dir, `${victim}.md`), garbled);
     const r = runCli(['reindex', '--all', '--json'], env, root);
@@ -2466,4 +2441,25 @@ function overwriteText(file: string): string {
   const at = start + Math.max(0, Math.floor((file.length - start) / 2) - 8);
   const run = file.slice(at, at + 16).replace(/[^\n]/g, 'X');
   return file.slice(0, at) + run + file.slice(at + run.length);
+}
+
+/**
+ * A data dir holding the crud fixture's archive, its transcript gone (nothing can restore a chunk),
+ * and the largest chunk's id: the victim a test damages.
+ */
+function archivedWithoutTranscript() {
+  const root = tempDir();
+  const data = join(root, 'data');
+  const proj = join(root, 'proj');
+  mkdirSync(proj);
+  const env = baseEnv(root, { CTXL_HOME: data });
+  const transcript = join(root, 'crud.jsonl');
+  writeFileSync(transcript, readFileSync(fixturePath('tomjnsn__agentlogs/crud.jsonl')));
+  expect(runCli(['ingest', transcript, '--cwd', proj, '--json'], env, root).status).toBe(0);
+  rmSync(transcript);
+  const [sid] = readdirSync(join(data, 'sessions'));
+  const dir = join(data, 'sessions', sid as string, 'archived');
+  const ids = chunkIdsOnDisk(data);
+  const victim = [...ids].sort((a, b) => statSync(join(dir, `${b}.md`)).size - statSync(join(dir, `${a}.md`)).size)[0] as string;
+  return { root, env, dir, ids, victim };
 }
