@@ -553,11 +553,10 @@ const FIRST_PERSON_BOOST = 1.2;
 const FIRST_PERSON = /(?<![\w'-])(?:i|my|me|mine|myself)(?=$|[^\w'-]|'(?:m|ve|d|ll)\b)/i;
 
 /**
- * A question about what the assistant said ("what did you suggest…", "you recommended…", "your
- * advice"): its answer is in the assistant's words, which often share few words with the question,
- * while the user's question they answered shares many.
+ * The assistant's own words, for a question about them (ASKS_ASSISTANT: "what did you suggest…",
+ * "you recommended…", "your advice"): its answer is in the assistant's words, which often share few
+ * words with the question, while the user's question they answered shares many.
  */
-/** The assistant's own words, for a question about them. */
 const ASSISTANT_BOOST = 1.2;
 /** Of the user chunk it answers, the share of the score an assistant reply gets (then ASSISTANT_BOOST). */
 const REPLY_SHARE = 0.9;
@@ -856,7 +855,7 @@ function favourSpans(view: IndexView, spans: readonly TimeSpan[], masks: Readonl
 }
 
 /**
- * How much a chunk that joins a span by its time alone says, by its words (0 to 1): "ok bye", "ty"
+ * How much a chunk that joins a span by its time alone says, by its words (0.1 to 1): "ok bye", "ty"
  * or "good" tell nothing of what the day was about, and were listed first when newest. Held-out
  * set 13 (read): three questions up (two from out of the ten), none down; set 14 (blind): two up;
  * the dev set did not move.
