@@ -32,14 +32,15 @@ interface Intent {
 const FIRST_PERSON = /(?<![\w./-])(?:i|me|my|i'd|i'm|we|us|our|we'd)(?![\w/-])/;
 /** Not "what did you recommend I read": that asks what Claude said (search.ts reads it so). */
 const ASKS_WHAT_CLAUDE_SAID = /\b(?:did you (?:recommend|suggest)|you (?:recommended|suggested)|your (?:recommendation|suggestion))/;
-/** A meal or what to eat, to cook or to order. */
-const MEAL =
-  /(?<![\w./-])(?:dinners?|lunch(?:es)?|breakfasts?|brunch(?:es)?|meals?|recipes?|cook|cooking|bake|baking|order in|takeaway|takeout|restaurants?|eat|snacks?|desserts?|garnish|food|cuisine|dish(?:es)?|curry|pasta|soup|salad|sandwich(?:es)?|pizza)(?![\w/-]|\.\w)/;
+/** A meal or what to eat, to cook or to order: a question of taste's and of diet's. */
+const MEAL_WORDS =
+  'restaurants?|recipes?|dish(?:es)?|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch(?:es)?|desserts?|snacks?|cook|cooking|bake|baking|food|cuisine|eat|garnish|order in|takeaway|takeout|curry|pasta|soup|salad|sandwich(?:es)?|pizza';
+const MEAL = new RegExp(`(?<![\\w./-])(?:${MEAL_WORDS})(?![\\w/-]|\\.\\w)`);
 /** What a question of taste is about: leisure, food, gifts, outings. */
 const LEISURE = new RegExp(
   `(?<![\\w./-])(?:${[
     'movies?|films?|shows?|series|tv|netflix|books?|novels?|authors?|podcasts?|songs?|music|albums?|bands?|playlists?|concerts?|video ?games?|games?|board ?games?',
-    'restaurants?|cafes?|bars?|pubs?|recipes?|dish(?:es)?|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch(?:es)?|desserts?|snacks?|cook|bake|food|cuisine|eat|drinks?|wines?|beers?|cocktails?|coffee|tea',
+    `${MEAL_WORDS}|cafes?|bars?|pubs?|drinks?|wines?|beers?|cocktails?|coffee|tea`,
     'gifts?|presents?|birthday|anniversary|trips?|travel|flights?|holidays?|vacations?|destinations?|hotels?|visit|weekend|tonight|date night|outings?|activit(?:y|ies)|hobb(?:y|ies)|workouts?|exercises?|hikes?|hiking',
     'outfits?|wear|clothes|shoes|plants?|gardens?|flowers?|museums?|theatre|theater|exhibitions?|crafts?|yarn|knitting|camping|day out|things to do',
     'workshop|woodworking|chess|pottery|photography|birding|fishing',
