@@ -28,8 +28,13 @@ const RELATIONS: ReadonlyArray<readonly string[]> = [
   ['landlord', 'landlady'],
   ['therapist', 'counselor', 'counsellor'],
   ['tutor', 'teacher', 'coach', 'trainer'],
-  ['dog', 'puppy', 'pup'],
-  ['cat', 'kitten'],
+  // A pet is often introduced by its breed ("we brought home a retired greyhound, she's called
+  // Biscuit"): the common breeds stand for the animal. Not boxer, pointer, setter, husky or lab
+  // alone: code and sport say them.
+  'dog puppy pup greyhound whippet labrador retriever terrier poodle beagle collie spaniel dachshund corgi schnauzer chihuahua pug labradoodle cockapoo rottweiler doberman shepherd'.split(
+    ' ',
+  ),
+  ['cat', 'kitten', 'tabby', 'siamese', 'ragdoll', 'moggy'],
 ];
 
 const GROUP_OF = new Map(RELATIONS.flatMap((group) => group.map((word) => [word, group] as const)));
@@ -67,8 +72,9 @@ export function askedRelations(question: string): Array<readonly string[]> {
 
 /**
  * The names `texts` give a relation, most said first: "my partner Leo", "our dog, Biscuit", "Leo, my
- * partner", "my sister's name is Priya", "our cat is called Miso". At most `max`. Not "my dad is
- * Italian" (after is, only a name: "'s name is", "is called", "is named"), nor "Thanks my friend".
+ * partner", "my sister's name is Priya", "our cat is called Miso", "we adopted a kitten named Miso",
+ * "a greyhound from the rescue, she's called Biscuit". At most `max`. Not "my dad is Italian"
+ * (after is, only a name: "'s name is", "is called", "is named"), nor "Thanks my friend".
  */
 export function namesOf(group: readonly string[], texts: readonly string[], max: number): string[] {
   const words = group.join('|');
@@ -76,6 +82,12 @@ export function namesOf(group: readonly string[], texts: readonly string[], max:
     new RegExp(`${START}(?:[Mm]y|[Oo]ur)\\s+(?:\\p{Ll}+\\s+)?(?:${words})s?,?\\s+${NAME}`, 'gu'),
     new RegExp(`${START}(?:[Mm]y|[Oo]ur)\\s+(?:\\p{Ll}+\\s+)?(?:${words})(?:['’]s name\\s+(?:is|was)|\\s+(?:is|was)\\s+(?:called|named))\\s+${NAME}`, 'gu'),
     new RegExp(`${START}${NAME},\\s+(?:my|our)\\s+(?:\\p{Ll}+\\s+)?(?:${words})(?![\\p{L}\\p{N}_-])`, 'gu'),
+    // Named in the sentence that brings the relation up, without my or our: "a puppy named Rex",
+    // "a retired racing greyhound from the rescue, she's called Biscuit".
+    new RegExp(
+      `${START}(?:${words})s?(?:,?\\s+(?:who|which|that)(?:['’]s|\\s+is|\\s+was)|[^.!?\\n]{0,60}?\\b(?:she|he|it|they)(?:['’]s|\\s+is|\\s+was|['’]re|\\s+are))?,?\\s+(?:called|named)\\s+${NAME}`,
+      'gu',
+    ),
   ];
   const counts = new Map<string, number>();
   for (const text of texts) {

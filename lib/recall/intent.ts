@@ -14,7 +14,7 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'work' | 'choice' | 'duration' | 'weight' | 'height' | 'distance' | 'latest' | 'now' | 'taste' | 'diet' | 'said' | 'name';
+  name: 'rule' | 'work' | 'choice' | 'duration' | 'elapsed' | 'weight' | 'height' | 'distance' | 'latest' | 'now' | 'taste' | 'diet' | 'said' | 'name';
   asks: RegExp;
   /**
    * Answer words, space-separated, stemmed as the index stems them; a word ending in `=` (SURFACE_MARK)
@@ -119,6 +119,17 @@ const INTENTS: readonly Intent[] = [
     // pasted 1 MB log 750 ms).
     asks: /(?<![\w./-])(?:how long|how often|how soon|how much time|how frequently|(?:take|took|takes|last|lasted|run|ran)(?=\s*[?.!]?\s*$)(?<=\bhow (?:long|much time)\b[^?.!]{1,80}))(?![\w/-]|\.\w)/,
     answers: 'minutes hours days weeks months years',
+  },
+  {
+    // "When did I get the new bike, roughly how many weeks back?", "how long ago did we move?", "how
+    // many days ago was the outage?": the answer is a date, which its time says; the units and
+    // ago or back only frame the question ("weeks" found every "in about 10 weeks", "back" every
+    // "came back"). Not a duration: "how long ago" asks when.
+    name: 'elapsed',
+    asks: /(?<![\w./-])(?:how long ago|how long back|how (?:many|much) (?:days|weeks|months|years|time) (?:ago|back|before|earlier|since|has it been|have passed|had passed|passed))(?![\w/-]|\.\w)/,
+    answers: '',
+    framing: 0.1,
+    displaces: ['duration'],
   },
   // "How heavy is the dog?", "how tall is the bookcase?", "how far is the cabin?": the same, for a
   // weight, a height or a distance: its units, and no word of limits or sizes (see above).

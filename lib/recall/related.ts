@@ -257,6 +257,8 @@ repo = repository
 function = method = func = procedure
 config = configuration = option = preference
 timeout = deadline
+dst = daylight saving = clock change = clocks change = summer time
+timezone = time zone = tz
 latency = delay = lag
 speed = performance = perf
 deploy = release = ship = publish = rollout

@@ -521,6 +521,50 @@ export function cut(text: string, ranges: ReadonlyArray<[number, number]>): stri
   return rest + text.slice(last);
 }
 
+/** The work's scope a start may name: "the first week of the project". */
+const OF_WORK = '(?:\\s+of\\s+(?:the|this|our)\\s+(?:project|repo|codebase|app|work))?';
+/**
+ * "In the first week of the project", "back near the start", "at the very beginning", "early on",
+ * "when we first started": a time counted from the archive's first day, not from today. A first
+ * week that belongs to something else is not the work's ("my first week at the new job", "the
+ * first week of March").
+ */
+const START_OF_WORK = new RegExp(
+  [
+    `(?:(?:in|during|over|for)\\s+)?the\\s+(?:very\\s+)?first\\s+(day|few days|couple of days|week|couple of weeks|two weeks|few weeks|month)s?${OF_WORK}(?![\\w-]|\\s+(?:of|at|in|on|after|since|back|with|as)\\b)`,
+    // "At the start" alone is as often a run's or a file's ("the error at the start of the log").
+    `(?:back\\s+(?:at|near|from|in|towards?)\\s+|near\\s+)the\\s+(?:very\\s+)?(start|beginning)${OF_WORK}(?![\\w-]|\\s+of\\b)`,
+    `(?:(?:at|from|in|towards?)\\s+)?the\\s+(?:very\\s+)?(start|beginning)${OF_WORK.slice(0, -1)}(?![\\w-])`,
+    '(?:early on|in the early days|when we (?:first )?(?:started|began|kicked off))',
+  ]
+    .map((alt) => `(?<![\\w-])${alt}(?![\\w-])`)
+    .join('|'),
+);
+const START_DAYS: Record<string, number> = {
+  day: 1,
+  'few days': 4,
+  'couple of days': 3,
+  week: 7,
+  'couple of weeks': 14,
+  'two weeks': 14,
+  'few weeks': 21,
+  month: 31,
+};
+/** Days from the archive's first that "the start" or "early on" covers. */
+const START_SPAN_DAYS = 14;
+
+/**
+ * A question's time counted from the start of the work ("what did we set up in the first week of
+ * the project"): the phrase, and how many days from the first day it covers. search.ts dates the
+ * first day by the archive. Undefined when the question names no such time.
+ */
+export function startOfWork(text: string): { at: [number, number]; days: number } | undefined {
+  const m = START_OF_WORK.exec(text.toLowerCase());
+  if (m === null) return undefined;
+  const unit = m[1] ?? m[2] ?? m[3];
+  return { at: [m.index, m.index + m[0].length], days: unit === undefined ? START_SPAN_DAYS : (START_DAYS[unit] ?? START_SPAN_DAYS) };
+}
+
 /**
  * Whether a question asks how things stand now ("where do I live now", "the current timeout", "what
  * do I eat these days"): a fact that changed was said twice, and the later saying answers it.

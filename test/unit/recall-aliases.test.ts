@@ -40,4 +40,16 @@ describe('namesOf', () => {
     const dog = askedRelations('our dog')[0] as readonly string[];
     expect(namesOf(dog, ["Our new puppy's name is Biscuit.", 'our dog Biscuit chewed a shoe'], 2)).toEqual(['Biscuit']);
   });
+
+  it('finds a pet named in the sentence that brings it up, by its kind or its breed, without my or our', () => {
+    const dog = askedRelations('is my dog ok')[0] as readonly string[];
+    expect(namesOf(dog, ["we just brought home a retired racing greyhound from the rescue, she's called Biscuit, 3 years old"], 2)).toEqual(['Biscuit']);
+    expect(namesOf(dog, ['we got a puppy named Rex', 'a beagle who is called Fido'], 2)).toEqual(['Rex', 'Fido']);
+    // Only in that sentence, and only a name: not a dog in one sentence and a name in the next.
+    expect(namesOf(dog, ['the dog barked. The file is called Main', 'my dog is called nothing special'], 2)).toEqual([]);
+    const cat = askedRelations('what does my cat eat')[0] as readonly string[];
+    expect(namesOf(cat, ['we adopted a kitten named Miso last week'], 2)).toEqual(['Miso']);
+    // A question may name the breed.
+    expect(askedRelations('how old is my greyhound').map((g) => g[0])).toEqual(['dog']);
+  });
 });

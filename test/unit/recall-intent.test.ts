@@ -22,6 +22,10 @@ describe('intentsOf', () => {
     ['can we pick another proxy', ['rule', 'choice']],
     ['how long is the session timeout', ['duration']],
     ['how often does the nightly sync run', ['duration']],
+    // How long ago asks when, not how long: its units only frame it.
+    ['when did I get the new bike, roughly how many weeks back', ['elapsed']],
+    ['how long ago did we move the queue', ['elapsed']],
+    ['how many days ago was the outage', ['elapsed']],
     ['how much am I paying for the flat these days', ['latest']],
     ['which offer did I take in the end', ['latest']],
     // A question of taste asks no rule ("what should I cook" is not "should I commit").

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asksForEarliest, asksForLatest, describeSpans, readTime, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
+import { asksForEarliest, asksForLatest, describeSpans, readTime, startOfWork, type TimeSpan, timeSpans, within } from '../../lib/recall/when.ts';
 import { recallIds, recallSandbox, recallText } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -286,6 +286,60 @@ describe('ranking with a date in the question (ctxl recall)', () => {
     expect(order("what's happened on February 14th")).toEqual([ids.feb14]);
     // "Building" frames it as "working on" does: the 12th's words of a build are not searched for.
     expect(order('what were we building on February 14th')).toEqual([ids.feb14]);
+  });
+});
+
+describe('a time counted from the start of the work', () => {
+  it('reads the first days, weeks or month of the project, and the start said as a time', () => {
+    const days = (q: string) => startOfWork(q)?.days;
+    expect(days('what did we set up in the first week of the project')).toBe(7);
+    expect(days('what broke on the first day')).toBe(1);
+    expect(days('which libraries did we add in the first couple of weeks')).toBe(14);
+    expect(days('the first month of this repo')).toBe(31);
+    expect(days('what did we decide about routing back near the start')).toBe(14);
+    expect(days('at the very beginning of the project, which database')).toBe(14);
+    expect(days('early on, which logger did we pick')).toBe(14);
+    expect(days('when we first started, what was the plan')).toBe(14);
+    // The phrase is what is cut from the question's words.
+    const q = 'what did we set up in the first week of the project';
+    const at = startOfWork(q)?.at as [number, number];
+    expect(q.slice(...at)).toBe('in the first week of the project');
+  });
+
+  it("reads no start that is another thing's: a job's first week, a month's, a run's or a file's start", () => {
+    for (const q of [
+      'my first week at the new job',
+      'the first week of March',
+      'what was the start of the outage',
+      'what went wrong at the start of the run',
+      'the start of the function',
+      'we should have used it from the start',
+      'restart the beginning',
+    ])
+      expect(startOfWork(q), q).toBeUndefined();
+  });
+
+  it('favours what was said in the first days the archive holds (ctxl recall)', () => {
+    const ids: Record<string, string> = {};
+    const home = tempDir();
+    // One line a day for three weeks from 2 March 2026.
+    const order = recallSandbox(
+      home,
+      'ffff7777-0000-4000-8000-000000000021',
+      (t) => {
+        ids.logger = t.user('set up structured logging with pino for the service');
+        t.assistant('Pino is in, with JSON output.');
+        for (let i = 0; i < 14; i++) {
+          t.user(`day ${i}: renamed the helpers of module ${i}`);
+          t.assistant('Done.');
+        }
+        // A closer match of the words, said later.
+        ids.later = t.user('set up logging for the worker: the same logging set up as the service, logging to stdout');
+      },
+      { start: Date.parse('2026-03-02T12:00:00.000Z'), stepMs: 43_200_000 },
+    );
+    expect(order('what logging did we set up')[0]).toBe(ids.later);
+    expect(order('what logging did we set up in the first week of the project')[0]).toBe(ids.logger);
   });
 });
 

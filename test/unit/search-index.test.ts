@@ -1375,6 +1375,29 @@ describe('a relation the question names', () => {
   });
 });
 
+describe('a hedge of when or how much', () => {
+  it('counts for little: "around" is rare in an archive, and about nothing asked', async () => {
+    const { store, log } = setup();
+    const bonk = chunk('hedge-bonk', 'eating on the bike is my weak spot, I always bonk around km 70', { session: 'sess-a', type: 'user' });
+    const dst = chunk('hedge-dst', 'Across the daylight saving switch the delivery windows shift by an hour: build them in local time.', {
+      session: 'sess-b',
+      type: 'assistant',
+    });
+    // The words of the question are common in the archive; "around" is not.
+    const filler = Array.from({ length: 8 }, (_, i) =>
+      chunk(`hedge-filler-${i}`, `job ${i}: the build took an hour; ${i % 2 === 0 ? 'windows' : 'shift'} ${i} noted in the log with other words`, {
+        session: `sess-f${i}`,
+      }),
+    );
+    writeChunks(store, 'sess-a', [bonk]);
+    writeChunks(store, 'sess-b', [dst]);
+    for (const c of filler) writeChunks(store, c.session, [c]);
+    const refs = refsOf(await find(store, log, 'why did the windows shift by an hour around the clock change'));
+    expect(refs[0]).toBe(dst.id);
+    expect(refs.indexOf(bonk.id)).toBeGreaterThan(2);
+  });
+});
+
 describe('one tool call run in many sessions', () => {
   it('shows two of its copies before the other results, and the rest after them', async () => {
     const { store, log } = setup();
@@ -1397,6 +1420,29 @@ describe('one tool call run in many sessions', () => {
     expect(new Set(all.slice(3))).toEqual(new Set(log4.map((c) => c.id).filter((id) => !all.slice(0, 2).includes(id))));
     // A limit keeps the same order: the copies past the second wait for the others.
     expect(refsOf(await find(store, log, 'flaky retry test', { limit: 3 }))).toEqual(all.slice(0, 3));
+  });
+
+  it('reads past the candidates it re-ranks when copies of one call fill them all', async () => {
+    const { store, log } = setup();
+    // `docker compose ps` in 60 sessions, each listing the redis container twice: more copies than
+    // the pool of candidates a query ranks first; the one message about redis says it once.
+    const ps = Array.from({ length: 60 }, (_, i) =>
+      chunk(`ps-${i}`, 'Bash: docker compose ps\n\nNAME STATUS\napp-redis-1 redis:7-alpine Up 2 hours', {
+        session: `sess-${i}`,
+        type: 'tool',
+        tool: 'Bash',
+        title: 'Bash: docker compose ps',
+      }),
+    );
+    const answer = chunk('redis-answer', 'we moved the session store to redis with a one day TTL and a much longer description of why', {
+      session: 'sess-answer',
+      type: 'assistant',
+    });
+    for (const c of ps) writeChunks(store, c.session, [c]);
+    writeChunks(store, 'sess-answer', [answer]);
+    const refs = refsOf(await find(store, log, 'redis', { limit: 10 }));
+    expect(refs).toHaveLength(10);
+    expect(refs.indexOf(answer.id)).toBe(2);
   });
 
   it('counts the parts of one long output as one call, and calls with other heads apart', async () => {
