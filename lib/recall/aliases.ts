@@ -29,12 +29,12 @@ const RELATIONS: ReadonlyArray<readonly string[]> = [
   ['therapist', 'counselor', 'counsellor'],
   ['tutor', 'teacher', 'coach', 'trainer'],
   // A pet is often introduced by its breed ("we brought home a retired greyhound, she's called
-  // Biscuit"): the common breeds stand for the animal. Not boxer, pointer, setter, husky or lab
-  // alone: code and sport say them.
-  'dog puppy pup greyhound whippet labrador retriever terrier poodle beagle collie spaniel dachshund corgi schnauzer chihuahua pug labradoodle cockapoo rottweiler doberman shepherd'.split(
+  // Biscuit"): the common breeds stand for the animal. Not boxer, pointer, setter, husky, lab,
+  // retriever, pug, shepherd, siamese or ragdoll: code says them (a retriever, a siamese network).
+  'dog puppy pup greyhound whippet labrador terrier poodle beagle collie spaniel dachshund corgi schnauzer chihuahua labradoodle cockapoo rottweiler doberman'.split(
     ' ',
   ),
-  ['cat', 'kitten', 'tabby', 'siamese', 'ragdoll', 'moggy'],
+  ['cat', 'kitten', 'tabby', 'moggy'],
 ];
 
 const GROUP_OF = new Map(RELATIONS.flatMap((group) => group.map((word) => [word, group] as const)));
@@ -78,14 +78,15 @@ export function askedRelations(question: string): Array<readonly string[]> {
  */
 export function namesOf(group: readonly string[], texts: readonly string[], max: number): string[] {
   const words = group.join('|');
+  const capitalised = group.map((w) => `[${w[0]}${w[0]?.toUpperCase()}]${w.slice(1)}`).join('|');
   const patterns = [
     new RegExp(`${START}(?:[Mm]y|[Oo]ur)\\s+(?:\\p{Ll}+\\s+)?(?:${words})s?,?\\s+${NAME}`, 'gu'),
     new RegExp(`${START}(?:[Mm]y|[Oo]ur)\\s+(?:\\p{Ll}+\\s+)?(?:${words})(?:['’]s name\\s+(?:is|was)|\\s+(?:is|was)\\s+(?:called|named))\\s+${NAME}`, 'gu'),
     new RegExp(`${START}${NAME},\\s+(?:my|our)\\s+(?:\\p{Ll}+\\s+)?(?:${words})(?![\\p{L}\\p{N}_-])`, 'gu'),
-    // Named in the sentence that brings the relation up, without my or our: "a puppy named Rex",
-    // "a retired racing greyhound from the rescue, she's called Biscuit".
+    // Named in the clause that brings the relation up, without my or our: "a puppy named Rex", "a
+    // retired racing Greyhound from the rescue, she's called Biscuit" (a breed may be capitalised).
     new RegExp(
-      `${START}(?:${words})s?(?:,?\\s+(?:who|which|that)(?:['’]s|\\s+is|\\s+was)|[^.!?\\n]{0,60}?\\b(?:she|he|it|they)(?:['’]s|\\s+is|\\s+was|['’]re|\\s+are))?,?\\s+(?:called|named)\\s+${NAME}`,
+      `${START}(?:${capitalised})s?(?![\\p{L}\\p{N}_-])(?:,?\\s+(?:who|which|that)(?:['’]s|\\s+is|\\s+was)|[^.!?;:\\n]{0,40}?\\b(?:she|he|it|they)(?:['’]s|\\s+is|\\s+was|['’]re|\\s+are))?,?\\s+(?:called|named)\\s+${NAME}`,
       'gu',
     ),
   ];

@@ -124,9 +124,10 @@ const INTENTS: readonly Intent[] = [
     // "When did I get the new bike, roughly how many weeks back?", "how long ago did we move?", "how
     // many days ago was the outage?": the answer is a date, which its time says; the units and
     // ago or back only frame the question ("weeks" found every "in about 10 weeks", "back" every
-    // "came back"). Not a duration: "how long ago" asks when.
+    // "came back"). Not a duration: "how long ago" asks when. Not "how much time before the token
+    // expires" or "how many days since the last backup do we keep": durations.
     name: 'elapsed',
-    asks: /(?<![\w./-])(?:how long ago|how long back|how (?:many|much) (?:days|weeks|months|years|time) (?:ago|back|before|earlier|since|has it been|have passed|had passed|passed))(?![\w/-]|\.\w)/,
+    asks: /(?<![\w./-])(?:how long ago|how long back|how (?:many|much) (?:days|weeks|months|years|time) (?:ago|back|has it been|have passed|had passed|passed))(?![\w/-]|\.\w)/,
     answers: '',
     framing: 0.1,
     displaces: ['duration'],

@@ -363,11 +363,13 @@ function fromStart(view: IndexView, masks: ReadonlyArray<Uint8Array | undefined>
 }
 
 /**
- * Candidates read past the first pool, at most. A tool call run in every session (`docker compose
- * ps`, `git status`) can fill the whole pool with copies that all hold the asked word: the picker
- * sets them aside, and the results the question wants come from further down.
+ * Chunks read past the first pool, at most. A tool call run in every session (`docker compose ps`,
+ * `git status`) can fill the whole pool with copies that all hold the asked word: the picker sets
+ * them aside, and the results the question wants come from further down. Each of these holds a
+ * word of the question or of its intent or related words (feedback scores only what they found),
+ * however low its score: a word every copy holds has next to no weight.
  */
-const DEEP_POOL = 240;
+const DEEP_READS = 240;
 
 /** The list, filled from candidates past the pool where copies of one call left it short. */
 function fill(
@@ -376,11 +378,15 @@ function fill(
   deeper: ((n: number) => Candidate[]) | undefined,
   chunkAt: (c: Candidate) => Chunk | undefined,
 ): RecallResult[] {
-  if (deeper === undefined || !pick.setAside() || pool.length >= DEEP_POOL) return pick.results();
+  if (deeper === undefined || !pick.setAside()) return pick.results();
   const key = (c: Candidate) => `${c.segment}:${c.doc}`;
   const seen = new Set(pool.map(key));
-  for (const c of deeper(DEEP_POOL)) {
+  // Ties are all kept (top), so the pool may hold more than asked: past it, by count.
+  let reads = 0;
+  for (const c of deeper(pool.length + DEEP_READS)) {
     if (seen.has(key(c))) continue;
+    if (reads >= DEEP_READS) break;
+    reads += 1;
     if (pick.take(chunkAt(c), c.score)) break;
   }
   return pick.results();

@@ -522,33 +522,40 @@ export function cut(text: string, ranges: ReadonlyArray<[number, number]>): stri
 }
 
 /** The work's scope a start may name: "the first week of the project". */
-const OF_WORK = '(?:\\s+of\\s+(?:the|this|our)\\s+(?:project|repo|codebase|app|work))?';
+const OF_WORK = '\\s+of\\s+(?:the|this|our)\\s+(?:project|repo|codebase|app|work)';
+/** Not a clause of its own after the time ("the first week I was in Lisbon", "the first month's rent"). */
+const NO_CLAUSE = "(?![\\w'’-]|\\s+(?:of|at|in|on|after|since|back|with|as|i|we|you|he|she|they|it|my|our|your|his|her|their)\\b)";
 /**
- * "In the first week of the project", "back near the start", "at the very beginning", "early on",
- * "when we first started": a time counted from the archive's first day, not from today. A first
- * week that belongs to something else is not the work's ("my first week at the new job", "the
- * first week of March").
+ * "In the first week of the project", "back near the start", "at the very beginning of the repo",
+ * "in the early days", "when we first started": a time counted from the archive's first day, not
+ * from today. A first week that belongs to something else is not the work's ("my first week at the
+ * new job", "the first week of March", "the first week I was in Lisbon"); nor is a start without
+ * "back" or "of the project" (a run's, a file's: "the error is near the start"), "early on" inside
+ * a clause ("fail early on a bad header"), or "when we started the dev server".
  */
 const START_OF_WORK = new RegExp(
   [
-    `(?:(?:in|during|over|for)\\s+)?the\\s+(?:very\\s+)?first\\s+(day|few days|couple of days|week|couple of weeks|two weeks|few weeks|month)s?${OF_WORK}(?![\\w-]|\\s+(?:of|at|in|on|after|since|back|with|as)\\b)`,
-    // "At the start" alone is as often a run's or a file's ("the error at the start of the log").
-    `(?:back\\s+(?:at|near|from|in|towards?)\\s+|near\\s+)the\\s+(?:very\\s+)?(start|beginning)${OF_WORK}(?![\\w-]|\\s+of\\b)`,
-    `(?:(?:at|from|in|towards?)\\s+)?the\\s+(?:very\\s+)?(start|beginning)${OF_WORK.slice(0, -1)}(?![\\w-])`,
-    '(?:early on|in the early days|when we (?:first )?(?:started|began|kicked off))',
+    `(?:(?:in|during|over|for)\\s+)?the\\s+(?:very\\s+)?first\\s+(days?|few days|couple of days|weeks?|couple of weeks|two weeks|few weeks|months?)(?:${OF_WORK}(?![\\w-])|${NO_CLAUSE})`,
+    `back\\s+(?:at|near|from|in|towards?)\\s+the\\s+(?:very\\s+)?(start|beginning)(?:${OF_WORK})?(?![\\w-]|\\s+of\\b)`,
+    `(?:(?:at|from|in|near|towards?)\\s+)?the\\s+(?:very\\s+)?(start|beginning)${OF_WORK}(?![\\w-])`,
+    // "Early on" where its clause ends: "which logger did we pick early on?", "early on, …".
+    '(?:early on(?=\\s*(?:[,.;?!]|$))|in the early days|when we first (?:started|began|kicked off))',
   ]
     .map((alt) => `(?<![\\w-])${alt}(?![\\w-])`)
     .join('|'),
 );
 const START_DAYS: Record<string, number> = {
   day: 1,
+  days: 4,
   'few days': 4,
   'couple of days': 3,
   week: 7,
+  weeks: 14,
   'couple of weeks': 14,
   'two weeks': 14,
   'few weeks': 21,
   month: 31,
+  months: 62,
 };
 /** Days from the archive's first that "the start" or "early on" covers. */
 const START_SPAN_DAYS = 14;

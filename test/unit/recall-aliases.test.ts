@@ -47,6 +47,12 @@ describe('namesOf', () => {
     expect(namesOf(dog, ['we got a puppy named Rex', 'a beagle who is called Fido'], 2)).toEqual(['Rex', 'Fido']);
     // Only in that sentence, and only a name: not a dog in one sentence and a name in the next.
     expect(namesOf(dog, ['the dog barked. The file is called Main', 'my dog is called nothing special'], 2)).toEqual([]);
+    // A breed is often capitalised.
+    expect(namesOf(dog, ['a Labrador named Max'], 2)).toEqual(['Max']);
+    // Not a word that starts with the relation's, nor a name past a clause's end.
+    expect(namesOf(dog, ['we dogfood the new build, it is called Nightly', 'walked the dog to the cafe; it is called Blue Bottle'], 2)).toEqual([]);
+    const cat0 = askedRelations('my cat')[0] as readonly string[];
+    expect(namesOf(cat0, ['the catalog service, it is called Atlas', 'add a category for it, it is called Tools'], 2)).toEqual([]);
     const cat = askedRelations('what does my cat eat')[0] as readonly string[];
     expect(namesOf(cat, ['we adopted a kitten named Miso last week'], 2)).toEqual(['Miso']);
     // A question may name the breed.

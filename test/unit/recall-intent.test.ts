@@ -26,6 +26,8 @@ describe('intentsOf', () => {
     ['when did I get the new bike, roughly how many weeks back', ['elapsed']],
     ['how long ago did we move the queue', ['elapsed']],
     ['how many days ago was the outage', ['elapsed']],
+    // A time before something happens is a duration.
+    ['how much time before the session token expires', ['duration']],
     ['how much am I paying for the flat these days', ['latest']],
     ['which offer did I take in the end', ['latest']],
     // A question of taste asks no rule ("what should I cook" is not "should I commit").

@@ -295,6 +295,9 @@ describe('a time counted from the start of the work', () => {
     expect(days('what did we set up in the first week of the project')).toBe(7);
     expect(days('what broke on the first day')).toBe(1);
     expect(days('which libraries did we add in the first couple of weeks')).toBe(14);
+    expect(days('the first days of the project')).toBe(4);
+    expect(days('which db did we pick early on?')).toBe(14);
+    expect(days('near the start of the project')).toBe(14);
     expect(days('the first month of this repo')).toBe(31);
     expect(days('what did we decide about routing back near the start')).toBe(14);
     expect(days('at the very beginning of the project, which database')).toBe(14);
@@ -306,7 +309,7 @@ describe('a time counted from the start of the work', () => {
     expect(q.slice(...at)).toBe('in the first week of the project');
   });
 
-  it("reads no start that is another thing's: a job's first week, a month's, a run's or a file's start", () => {
+  it("reads no start that is another thing's: a job's first week, a month's, a run's, a file's or a clause's", () => {
     for (const q of [
       'my first week at the new job',
       'the first week of March',
@@ -315,6 +318,14 @@ describe('a time counted from the start of the work', () => {
       'the start of the function',
       'we should have used it from the start',
       'restart the beginning',
+      // A clause of its own after the time, "early on" or a start inside a clause, a start of something else.
+      'the first day I used the new laptop',
+      'what did I cook the first week I was in Lisbon',
+      "the first month's rent",
+      'why do we return early on empty input',
+      'should the parser fail early on a bad header',
+      'what error did we get when we started the dev server',
+      'the error is near the start, line 3',
     ])
       expect(startOfWork(q), q).toBeUndefined();
   });

@@ -1422,11 +1422,12 @@ describe('one tool call run in many sessions', () => {
     expect(refsOf(await find(store, log, 'flaky retry test', { limit: 3 }))).toEqual(all.slice(0, 3));
   });
 
-  it('reads past the candidates it re-ranks when copies of one call fill them all', async () => {
+  it.each([60, 250])('reads past the candidates it re-ranks when %i copies of one call fill them all', async (copies) => {
     const { store, log } = setup();
-    // `docker compose ps` in 60 sessions, each listing the redis container twice: more copies than
-    // the pool of candidates a query ranks first; the one message about redis says it once.
-    const ps = Array.from({ length: 60 }, (_, i) =>
+    // `docker compose ps` in every session, each listing the redis container twice: more copies
+    // than the pool of candidates a query ranks first (250: more than are read past it, all tied,
+    // which the pool keeps whole); the one message about redis says it once.
+    const ps = Array.from({ length: copies }, (_, i) =>
       chunk(`ps-${i}`, 'Bash: docker compose ps\n\nNAME STATUS\napp-redis-1 redis:7-alpine Up 2 hours', {
         session: `sess-${i}`,
         type: 'tool',
@@ -1443,6 +1444,8 @@ describe('one tool call run in many sessions', () => {
     const refs = refsOf(await find(store, log, 'redis', { limit: 10 }));
     expect(refs).toHaveLength(10);
     expect(refs.indexOf(answer.id)).toBe(2);
+    // What comes from further down holds the asked word.
+    expect(new Set(refs)).toEqual(new Set(refs.filter((r) => r === answer.id || ps.some((c) => c.id === r))));
   });
 
   it('counts the parts of one long output as one call, and calls with other heads apart', async () => {
