@@ -14,7 +14,22 @@ export const INTENT_WEIGHT = 0.7;
 export const FRAMING_WEIGHT = 0.35;
 
 interface Intent {
-  name: 'rule' | 'work' | 'choice' | 'duration' | 'elapsed' | 'weight' | 'height' | 'distance' | 'latest' | 'now' | 'taste' | 'diet' | 'said' | 'name';
+  name:
+    | 'rule'
+    | 'work'
+    | 'choice'
+    | 'duration'
+    | 'elapsed'
+    | 'hedge'
+    | 'weight'
+    | 'height'
+    | 'distance'
+    | 'latest'
+    | 'now'
+    | 'taste'
+    | 'diet'
+    | 'said'
+    | 'name';
   asks: RegExp;
   /**
    * Answer words, space-separated, stemmed as the index stems them; a word ending in `=` (SURFACE_MARK)
@@ -131,6 +146,15 @@ const INTENTS: readonly Intent[] = [
     answers: '',
     framing: 0.1,
     displaces: ['duration'],
+  },
+  {
+    // Words that hedge a question's when or how much ("around the clock change", "roughly how
+    // many"): rare enough in an archive to lead a ranking ("I always bonk around km 70"), about
+    // nothing asked. (Before "N days ago", when.ts takes them with the time.)
+    name: 'hedge',
+    asks: /(?<![\w./-])(?:around|roughly|approximately|approx)(?![\w/-]|\.\w)/,
+    answers: '',
+    framing: 0.2,
   },
   // "How heavy is the dog?", "how tall is the bookcase?", "how far is the cabin?": the same, for a
   // weight, a height or a distance: its units, and no word of limits or sizes (see above).

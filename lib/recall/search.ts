@@ -271,12 +271,7 @@ function rank(
       .filter((t) => !listed.has(t) && holds(view, t))
       .map((term) => ({ term, weight: DERIVED_WEIGHT }));
     const wanted: QueryTerm[] = [
-      ...terms.map((term, i) => ({
-        term,
-        raw: raws[i] ?? term,
-        weight: (framing.get(term) ?? HEDGES.get(term) ?? 1) * (counts[i] ?? 1) * eventShare(term),
-        exact: false,
-      })),
+      ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: (framing.get(term) ?? 1) * (counts[i] ?? 1) * eventShare(term), exact: false })),
       ...[...added, ...related, ...derived].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
       ...surfaces.map(({ term, of, count }) => ({ term, raw: term, weight: SURFACE_WEIGHT * (framing.get(of) ?? 1) * count * eventShare(of), exact: true })),
     ];
@@ -608,11 +603,6 @@ const FRAMING_WORDS = new Set(
     'happen happened happening talk talked discuss discussed say said work worked working change changed ask asked go went thing things anything something stuff get got make made do did doing done new build building built busy',
   ),
 );
-/**
- * Words that hedge a question's when or how much ("around the clock change", "roughly how many"):
- * rare enough in an archive to lead a ranking ("I always bonk around km 70"), about nothing asked.
- */
-const HEDGES = new Map(tokenize('around roughly approximately approx').map((t) => [t, 0.2]));
 /** A term of a question that only frames it: a framing word, or what is left of a contraction ("what's"). */
 const framesOnly = (term: string) => FRAMING_WORDS.has(term) || /^(?:s|d|t|m|ve|ll|re)$/.test(term);
 

@@ -23,7 +23,7 @@ describe('intentsOf', () => {
     ['how long is the session timeout', ['duration']],
     ['how often does the nightly sync run', ['duration']],
     // How long ago asks when, not how long: its units only frame it.
-    ['when did I get the new bike, roughly how many weeks back', ['elapsed']],
+    ['when did I get the new bike, roughly how many weeks back', ['elapsed', 'hedge']],
     ['how long ago did we move the queue', ['elapsed']],
     ['how many days ago was the outage', ['elapsed']],
     // A time before something happens is a duration.
