@@ -95,6 +95,16 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     const first = firstPartOf(store, sessionId, chunk, hash, inBatch, firstParts, writer);
     return first !== undefined && chunk.part !== undefined && (first.part?.[1] ?? 1) < chunk.part[0];
   };
+  /**
+   * The transcript pass archived this call first, split in more parts than this full output: a
+   * Read's numbered lines, which hold the file's text and run longer. Kept whole; replaced part by
+   * part, its parts past this output's last would stay, a second copy of the output's end. Decided
+   * by part 1, so a job that replaced part 1 before the pass came goes on replacing.
+   */
+  const longerCopy = (chunk: Chunk, old: Chunk): boolean => {
+    const first = chunk.part?.[0] === 1 ? old : firstPartOf(store, sessionId, chunk, hash, inBatch, firstParts, writer);
+    return first !== undefined && first.sourceUuids.length > 0 && (first.part?.[1] ?? 1) > (chunk.part?.[1] ?? 1);
+  };
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
     // Most chunks are new: an existence check costs less than a failed read (an exception each).
@@ -141,7 +151,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       result.updated += 1;
       continue;
     }
-    if (chunk.type === 'tool' && fullOutput === true && chunk.text !== old.text) {
+    if (chunk.type === 'tool' && fullOutput === true && chunk.text !== old.text && !longerCopy(chunk, old)) {
       // Two writers of one tool call: the transcript's stub or 2 KB preview may land before the full
       // output (a background job). The full output wins, whatever the lengths (a stub's first piece
       // can be longer than the output's first part); the uuids of both are kept. The reverse never
@@ -158,6 +168,9 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     // the transcript's uuids, to every part of a split output.
     // PostToolUse archives before the phase of the call is known: the transcript pass brings it.
     const phase = old.phase === 'unknown' ? chunk.phase : old.phase;
+    // A chunk a hook wrote (no uuids yet) takes the entry's own time and subagent mark, as an ingest
+    // of the transcript would give it: the hook knew only the time it ran.
+    const entry = (c: Chunk): Chunk => (c.sourceUuids.length > 0 ? c : withEntryTime(c, chunk));
     // The other parts first, the first part last: a run killed in between finds the first part
     // without the uuids and does it all again (the first part written first, the run that found
     // it holding them never gave them to the parts after it).
@@ -167,14 +180,14 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
         const sibling = readChunk(store, sessionId, id);
         if (sibling?.ok === true && !chunk.sourceUuids.every((u) => sibling.chunk.sourceUuids.includes(u))) {
           write(id, join(dir, `${id}.md`), {
-            ...sibling.chunk,
+            ...entry(sibling.chunk),
             phase: sibling.chunk.phase === 'unknown' ? phase : sibling.chunk.phase,
             sourceUuids: merge(sibling.chunk.sourceUuids, chunk.sourceUuids),
           });
         }
       }
     }
-    write(chunk.id, file, { ...old, phase, sourceUuids: merge(old.sourceUuids, chunk.sourceUuids) });
+    write(chunk.id, file, { ...entry(old), phase, sourceUuids: merge(old.sourceUuids, chunk.sourceUuids) });
     result.updated += 1;
   }
   if (writes.length === 0) return result;
@@ -241,6 +254,12 @@ function keepingTranscriptSide(chunk: Chunk, known: Chunk): Chunk {
     sourceUuids: mergeUuids(known.sourceUuids, chunk.sourceUuids),
     ...(sidechain === undefined ? {} : { sidechain }),
   };
+}
+
+/** A hook's chunk with the time and subagent mark of the transcript entry it came from. */
+function withEntryTime(hooks: Chunk, entry: Chunk): Chunk {
+  const { sidechain: _, ...rest } = hooks;
+  return { ...rest, timestamp: entry.timestamp, ...(entry.sidechain === true ? { sidechain: true } : {}) };
 }
 
 /** uuids in transcript order: a tool_use's uuid comes before its tool_result's. */

@@ -81,10 +81,11 @@ const WORK_ASKED = new RegExp(
 
 /**
  * A question about what Claude said ("what did you suggest for…", "you recommended a collar",
- * "your advice on…"): search.ts favours Claude's replies to it, and its verb only frames it.
+ * "your advice on…", "which book did you point me to", "according to your estimate"): search.ts
+ * favours Claude's replies to it, and its verb only frames it.
  */
 export const ASKS_ASSISTANT =
-  /(?<![\w'-])(?:(?:did|would|do|could|have|had)\s+you\s+(?:\w+\s+)?(?:suggest|say|propose|recommend|mention|tell|advise|think|decide|conclude|explain|write|come up with|offer|give|list|outline|name|call|pick|choose|describe)|you\s+(?:\w+\s+)?(?:suggested|said|proposed|recommended|mentioned|told|advised|concluded|explained|wrote|came up with|offered|gave|listed|outlined|named|called|picked|chose|described)|your\s+(?:suggestions?|advice|recommendations?|ideas?|proposals?|answer|explanation|list|tips?))(?![\w'-])/i;
+  /(?<![\w'-])(?:(?:did|would|do|could|have|had)\s+you\s+(?:\w+\s+)?(?:suggest|say|propose|recommend|mention|tell|advise|think|decide|conclude|explain|write|come up with|offer|give|list|outline|name|call|pick|choose|describe|point|put forward|estimate|calculate|work out|reckon|figure)|you\s+(?:\w+\s+)?(?:suggested|said|proposed|recommended|mentioned|told|advised|concluded|explained|wrote|came up with|offered|gave|listed|outlined|named|called|picked|chose|described|pointed|put forward|estimated|calculated|worked out|reckoned|figured)|your\s+(?:suggestions?|advice|recommendations?|ideas?|proposals?|answer|explanation|list|tips?|estimates?|calculations?|breakdown|reckoning|opinion|view|take)|according to you)(?![\w'-])/i;
 
 const shows = (intent: Intent, lower: string) => intent.asks.test(lower) && (intent.needs === undefined || intent.needs(lower));
 

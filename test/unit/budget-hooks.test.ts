@@ -1104,6 +1104,74 @@ describe('archive jobs of stubbed outputs', () => {
     for (const p of parts) expect(p.sourceUuids, `part ${p.part?.[0]}`).toEqual([useUuid, resultUuid]);
   });
 
+  // A Read's result in the transcript is the file's lines numbered ("    12→…"): longer than the
+  // file's text, so split in more parts than the job's. Stop at the end of a turn often archives it
+  // before the job PostToolUse started has written anything.
+  const numbered = (text: string) =>
+    text
+      .split('\n')
+      .map((line, k) => `${String(k + 1).padStart(6)}→${line}`)
+      .join('\n');
+
+  it('a job that finds the Read archived whole from the transcript in more parts keeps that copy: no second copy of its end', () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    const text = numberedLines(2_000, 60, 'wholeread');
+    const { id, useUuid, resultUuid } = callInTranscript(t, 'toolu_long_copy', 'Read', { file_path: join(t.project, 'big.ts') }, numbered(text));
+    t.stop();
+    const before = t.toolParts(id);
+    expect(before.length).toBeGreaterThan(10);
+    const file = writeJob(t, id, text);
+    const r = runCli(['run-job', file], t.env, t.project);
+    expect(r.status, r.stderr).toBe(0);
+    const after = t.toolParts(id);
+    expect(after.map((p) => [p.id, p.part, p.text])).toEqual(before.map((p) => [p.id, p.part, p.text]));
+    for (const p of after) expect(p.sourceUuids).toEqual([useUuid, resultUuid]);
+    // Every row once: the job's parts did not replace the first ones and leave the rest.
+    expect(after.filter((p) => p.text.includes('wholeread line 001999 ')).length).toBe(1);
+  });
+
+  it('a job that wrote part 1 before the transcript pass came goes on replacing: its text whole, nothing past its last part', () => {
+    const t = session();
+    t.prompt('Read the big module.');
+    t.fill(30);
+    const text = numberedLines(2_000, 60, 'firstjob');
+    const id = 'toolu_job_first';
+    // The job's first batch lands, then Stop archives the numbered lines, then the job runs again
+    // (a job whose process died part-way is started again; its parts are written by id).
+    const file = writeJob(t, id, text);
+    expect(runCli(['run-job', file], t.env, t.project).status).toBe(0);
+    const jobParts = t.toolParts(id).length;
+    const { useUuid, resultUuid } = callInTranscript(t, id, 'Read', { file_path: join(t.project, 'big.ts') }, numbered(text));
+    t.stop();
+    const rerun = writeJob(t, id, text);
+    expect(runCli(['run-job', rerun], t.env, t.project).status).toBe(0);
+    const parts = t.toolParts(id);
+    expect(parts).toHaveLength(jobParts);
+    expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(text);
+    for (const p of parts) expect(p.sourceUuids).toEqual([useUuid, resultUuid]);
+  });
+
+  it("a subagent's large output archived by PostToolUse takes its entry's time and subagent mark from the next pass", () => {
+    const t = session();
+    t.prompt('Explore the repo.');
+    t.fill(30);
+    const output = textOfSize(30_000, 'subagentfind');
+    const { id } = t.post('Bash', { command: 'find . -name "*.ts"' }, bash(output), { agent_id: 'a0sub', agent_type: 'Explore' });
+    expect(t.toolParts(id).length).toBeGreaterThan(1); // archived by the hook, before the pass
+    // The two lines the client wrote for it are the subagent's, and older than the hook's clock.
+    const when = '2025-09-03T00:55:20.000Z';
+    for (const line of t.lines.slice(-2)) Object.assign(line, { isSidechain: true, timestamp: when });
+    t.stop();
+    const parts = t.toolParts(id);
+    for (const p of parts) {
+      expect(p.sidechain, `part ${p.part?.[0]}`).toBe(true);
+      expect(p.timestamp, `part ${p.part?.[0]}`).toBe(when);
+      expect(p.sourceUuids).toHaveLength(2);
+    }
+  });
+
   it('a job waits while a transcript pass holds the session, then writes', async () => {
     const t = session();
     t.prompt('Read the big module.');
