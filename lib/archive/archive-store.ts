@@ -95,16 +95,6 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
     const first = firstPartOf(store, sessionId, chunk, hash, inBatch, firstParts, writer);
     return first !== undefined && chunk.part !== undefined && (first.part?.[1] ?? 1) < chunk.part[0];
   };
-  /**
-   * The transcript pass archived this call first, split in more parts than this full output: a
-   * Read's numbered lines, which hold the file's text and run longer. Kept whole; replaced part by
-   * part, its parts past this output's last would stay, a second copy of the output's end. Decided
-   * by part 1, so a job that replaced part 1 before the pass came goes on replacing.
-   */
-  const longerCopy = (chunk: Chunk, old: Chunk): boolean => {
-    const first = chunk.part?.[0] === 1 ? old : firstPartOf(store, sessionId, chunk, hash, inBatch, firstParts, writer);
-    return first !== undefined && first.sourceUuids.length > 0 && (first.part?.[1] ?? 1) > (chunk.part?.[1] ?? 1);
-  };
   for (const chunk of chunks) {
     const file = join(dir, `${chunk.id}.md`);
     // Most chunks are new: an existence check costs less than a failed read (an exception each).
@@ -151,7 +141,7 @@ export function writeChunks(store: Store, sessionId: string, chunks: readonly Ch
       result.updated += 1;
       continue;
     }
-    if (chunk.type === 'tool' && fullOutput === true && chunk.text !== old.text && !longerCopy(chunk, old)) {
+    if (chunk.type === 'tool' && fullOutput === true && chunk.text !== old.text) {
       // Two writers of one tool call: the transcript's stub or 2 KB preview may land before the full
       // output (a background job). The full output wins, whatever the lengths (a stub's first piece
       // can be longer than the output's first part); the uuids of both are kept. The reverse never
@@ -247,12 +237,17 @@ function firstPartOf(
  * (first: they are in transcript order), its phase when the writer had none, its subagent mark.
  */
 function keepingTranscriptSide(chunk: Chunk, known: Chunk): Chunk {
-  const sidechain = chunk.sidechain ?? known.sidechain;
+  // The transcript side (it has uuids) knows the entry's time and subagent mark; a hook or job knew
+  // only its own clock (a job may run days later, at a SessionStart).
+  const fromTranscript = known.sourceUuids.length > 0;
+  const sidechain = fromTranscript ? known.sidechain : (chunk.sidechain ?? known.sidechain);
+  const { sidechain: _, ...rest } = chunk;
   return {
-    ...chunk,
+    ...rest,
+    timestamp: fromTranscript ? known.timestamp : chunk.timestamp,
     phase: chunk.phase === 'unknown' ? known.phase : chunk.phase,
     sourceUuids: mergeUuids(known.sourceUuids, chunk.sourceUuids),
-    ...(sidechain === undefined ? {} : { sidechain }),
+    ...(sidechain === true ? { sidechain } : {}),
   };
 }
 

@@ -13,6 +13,14 @@ import { redactText } from './redact.ts';
 import { SECRET_FIELD, secretFieldValue } from './secret-rules.ts';
 
 export const PART_CHARS = 6_000;
+/** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
+export const MAX_PARTS = 200;
+/**
+ * The part size of an output of `length` characters. Every writer of one tool call (the transcript
+ * pass, PostToolUse, its job) splits alike, so their parts meet by id and by text: a copy split in
+ * more parts than another left its extra parts behind, a second copy of the output's end.
+ */
+export const partChars = (length: number) => Math.max(PART_CHARS, Math.ceil(length / MAX_PARTS));
 const INPUT_CHARS = 2_000;
 const MAX_PENDING = 200;
 
@@ -101,7 +109,8 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
       case 'tool-result': {
         const use = state.pending[entry.toolUseId];
         delete state.pending[entry.toolUseId];
-        out.push(...toolChunks({ toolUseId: entry.toolUseId, use, result: entry, output: entry.text, isError: entry.isError }, ctx));
+        const output = (use?.name === 'Read' && !entry.isError && readText(entry.structured)) || entry.text;
+        out.push(...toolChunks({ toolUseId: entry.toolUseId, use, result: entry, output, isError: entry.isError }, ctx));
         break;
       }
       default:
@@ -162,6 +171,18 @@ function simple(type: ChunkType, entry: Entry & { text: string }, ctx: ChunkCont
   );
 }
 
+/**
+ * A Read's text as the file holds it, from the entry's structured result (`toolUseResult.file`):
+ * the result block numbers each line ("    12→…"). PostToolUse and its job archive this text, so
+ * all three split it alike (a numbered copy ran longer, in more parts). Undefined when absent
+ * (an image, an older client).
+ */
+function readText(structured: unknown): string | undefined {
+  if (structured === null || typeof structured !== 'object') return undefined;
+  const r = structured as { type?: unknown; file?: { content?: unknown } | null };
+  return r.type === 'text' && typeof r.file?.content === 'string' ? r.file.content : undefined;
+}
+
 /** What a call that never got its result archives in place of one. */
 const NO_RESULT = '[no result: the conversation went on before this call returned]';
 
@@ -190,7 +211,7 @@ function toolChunks(
   const output = withoutTrailingReminder(call.output);
   // The client's fixed answer to a task list matched every question about progress or tasks.
   const said = call.use?.name === 'TodoWrite' && TODO_WRITE_ACK.test(output.trim()) ? '' : output;
-  const parts = splitText(redactText(said), PART_CHARS);
+  const parts = splitText(redactText(said), partChars(said.length));
   // One uuid when the call and its result share a line (a server tool: web search).
   const uuids = [...new Set([call.use?.uuid, call.result?.uuid])].filter((u): u is string => u !== undefined);
   const head = { toolUseId: call.toolUseId, name: call.use?.name ?? UNNAMED_TOOL, input: call.use?.input, isError: call.isError };

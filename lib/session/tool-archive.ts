@@ -14,7 +14,8 @@ import {
   type ChunkContext,
   type ChunkerState,
   chunksFromEntries,
-  PART_CHARS,
+  MAX_PARTS,
+  partChars,
   redactInput,
   splitText,
   type ToolCallHead,
@@ -32,8 +33,6 @@ import { parseLine } from '../transcript/entries.ts';
 import { scanLines } from '../transcript/lines.ts';
 import type { SessionEnv } from './session-files.ts';
 
-/** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
-const MAX_PARTS = 200;
 /** Persisted outputs above this are archived by a detached process, not inside the hook. */
 export const INLINE_MAX_BYTES = 4 * 1024 * 1024;
 /** With `spoolAbove`, in-memory outputs longer than this go to a job: chunking 1 MB costs a hook ~300 ms. */
@@ -173,7 +172,7 @@ export async function archiveFile(
   const size = statSafe(job.file)?.size ?? 0;
   const ctx = chunkContext(env, job.sessionId, job.phase, chunkHash);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
-  const partBytes = Math.max(PART_CHARS, Math.ceil(size / MAX_PARTS));
+  const partBytes = partChars(size);
   const cuts = cutPoints(job.file, size, partBytes);
   let written = 0;
   for (const [i, start] of cuts.entries()) {
@@ -186,7 +185,7 @@ export async function archiveFile(
 }
 
 /** The parts an output's text is archived in (the same split wherever it is archived). */
-const textParts = (text: string) => splitText(text, Math.max(PART_CHARS, Math.ceil(text.length / MAX_PARTS)));
+const textParts = (text: string) => splitText(text, partChars(text.length));
 
 /** Where a Read's text came from: its file, first line and line count (undefined for anything else). */
 function readSource(call: ToolCallHead & { response: unknown }): { file: string; startLine: number; lines: number } | undefined {

@@ -1101,7 +1101,12 @@ describe('archive jobs of stubbed outputs', () => {
     const parts = t.toolParts(id);
     expect(parts.length).toBeGreaterThan(10);
     expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(numberedLines(2_000, 60, 'racing'));
-    for (const p of parts) expect(p.sourceUuids, `part ${p.part?.[0]}`).toEqual([useUuid, resultUuid]);
+    // The result line's time, not the job's clock (a job may run days later, at a SessionStart).
+    const when = (t.lines.find((l) => (l as Obj).uuid === resultUuid) as Obj).timestamp;
+    for (const p of parts) {
+      expect(p.sourceUuids, `part ${p.part?.[0]}`).toEqual([useUuid, resultUuid]);
+      expect(p.timestamp, `part ${p.part?.[0]}`).toBe(when);
+    }
   });
 
   // A Read's result in the transcript is the file's lines numbered ("    12→…"): longer than the
@@ -1113,40 +1118,41 @@ describe('archive jobs of stubbed outputs', () => {
       .map((line, k) => `${String(k + 1).padStart(6)}→${line}`)
       .join('\n');
 
-  it('a job that finds the Read archived whole from the transcript in more parts keeps that copy: no second copy of its end', () => {
+  it('a Read the transcript pass archived before its job ran is archived once: the pass takes the file text, split as the job splits it', () => {
     const t = session();
     t.prompt('Read the big module.');
     t.fill(30);
     const text = numberedLines(2_000, 60, 'wholeread');
-    const { id, useUuid, resultUuid } = callInTranscript(t, 'toolu_long_copy', 'Read', { file_path: join(t.project, 'big.ts') }, numbered(text));
+    const n = text.split('\n').length;
+    const file = { filePath: join(t.project, 'big.ts'), content: text, numLines: n, startLine: 1, totalLines: n };
+    const { id, useUuid, resultUuid } = callInTranscript(t, 'toolu_long_copy', 'Read', { file_path: file.filePath }, numbered(text), { type: 'text', file });
     t.stop();
     const before = t.toolParts(id);
     expect(before.length).toBeGreaterThan(10);
-    const file = writeJob(t, id, text);
-    const r = runCli(['run-job', file], t.env, t.project);
+    expect(before[0]?.text).not.toContain('→'); // the file's text, not the numbered lines
+    const job = writeJob(t, id, text);
+    const r = runCli(['run-job', job], t.env, t.project);
     expect(r.status, r.stderr).toBe(0);
     const after = t.toolParts(id);
     expect(after.map((p) => [p.id, p.part, p.text])).toEqual(before.map((p) => [p.id, p.part, p.text]));
     for (const p of after) expect(p.sourceUuids).toEqual([useUuid, resultUuid]);
-    // Every row once: the job's parts did not replace the first ones and leave the rest.
+    // Every row once.
     expect(after.filter((p) => p.text.includes('wholeread line 001999 ')).length).toBe(1);
+    expect(after.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(text);
   });
 
-  it('a job that wrote part 1 before the transcript pass came goes on replacing: its text whole, nothing past its last part', () => {
+  it('a job that ran before the transcript pass keeps its text whole: the numbered copy adds nothing past its last part', () => {
     const t = session();
     t.prompt('Read the big module.');
     t.fill(30);
     const text = numberedLines(2_000, 60, 'firstjob');
     const id = 'toolu_job_first';
-    // The job's first batch lands, then Stop archives the numbered lines, then the job runs again
-    // (a job whose process died part-way is started again; its parts are written by id).
-    const file = writeJob(t, id, text);
-    expect(runCli(['run-job', file], t.env, t.project).status).toBe(0);
+    const job = writeJob(t, id, text);
+    expect(runCli(['run-job', job], t.env, t.project).status).toBe(0);
     const jobParts = t.toolParts(id).length;
+    // A transcript of an older client: no structured result, only the numbered lines.
     const { useUuid, resultUuid } = callInTranscript(t, id, 'Read', { file_path: join(t.project, 'big.ts') }, numbered(text));
     t.stop();
-    const rerun = writeJob(t, id, text);
-    expect(runCli(['run-job', rerun], t.env, t.project).status).toBe(0);
     const parts = t.toolParts(id);
     expect(parts).toHaveLength(jobParts);
     expect(parts.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(text);
