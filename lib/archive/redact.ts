@@ -122,25 +122,32 @@ const NAME_WORDS = new RegExp(NAME_WORD.source, 'gi');
 /**
  * `<private>…</private>` regions (any case) never leave the session. A region ends at the close tag
  * that balances its open tag, so one nested inside it does not end it; an unclosed tag hides the rest.
+ * A close tag before any open tag hides what comes before it: a long output archived in parts (a
+ * persisted output, read part by part) can cut a region in two, and the second part starts inside it.
  */
 export function stripPrivate(text: string): string {
-  if (!PRIVATE_OPEN.test(text)) return text;
+  if (!PRIVATE_TAG.test(text)) return text;
   const tags = /<(\/?)private>/gi;
   let out = '';
   let depth = 0;
   let kept = 0;
+  let opened = false;
   for (let m = tags.exec(text); m !== null; m = tags.exec(text)) {
     if (m[1] === '') {
       if (depth === 0) out += `${text.slice(kept, m.index)}[PRIVATE]`;
       depth += 1;
+      opened = true;
     } else if (depth > 0) {
       depth -= 1;
       if (depth === 0) kept = m.index + m[0].length;
+    } else if (!opened) {
+      out = '[PRIVATE]';
+      kept = m.index + m[0].length;
     }
   }
   return depth > 0 ? out : out + text.slice(kept);
 }
-const PRIVATE_OPEN = /<private>/i;
+const PRIVATE_TAG = /<\/?private>/i;
 
 export function redactText(input: string): string {
   return redact(input).text;

@@ -63,7 +63,7 @@ interface JobHead {
 /** A persisted output: the job reads it from the client's file. */
 export type FileJob = JobHead & { kind: 'tool-output'; file: string };
 /** An in-memory output: the job holds its redacted text. */
-export type TextJob = JobHead & { kind: 'tool-text'; text: string };
+export type TextJob = JobHead & { kind: 'tool-text'; text: string /** The output's length before redaction, which sizes its parts. */; chars?: number };
 /**
  * A Read: its text is the file's, so the job reads the lines again and checks them against what the
  * tool returned (nothing of it is copied, in clear or redacted, by the hook). `hash` is of the whole
@@ -136,18 +136,18 @@ export async function archiveToolCall(
       return { chunks: 0, deferred: true, parts: textParts(out.text).length, spooled: true };
     }
     const text = redactText(out.text);
-    const job: TextJob = { version: JOB_VERSION, kind: 'tool-text', ...headJob(env, sessionId, options.phase), call: head, text };
+    const job: TextJob = { version: JOB_VERSION, kind: 'tool-text', ...headJob(env, sessionId, options.phase), call: head, text, chars: out.text.length };
     await startJob(env, job, options.cliPath);
-    return { chunks: 0, deferred: true, parts: textParts(text).length, spooled: true };
+    return { chunks: 0, deferred: true, parts: splitText(text, partChars(out.text.length)).length, spooled: true };
   }
   const ctx = chunkContext(env, sessionId, options.phase, chunkHash);
   // At most MAX_PARTS parts, written a batch at a time with a yield between batches, so a 30 MB
   // output held in memory neither makes thousands of files nor keeps the deadline from firing.
-  const parts = textParts(out.text);
+  const parts = redactedParts(out.text);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
   let added = 0;
   for (let i = 0; i < parts.length; i += 8) {
-    const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(head, redactText(text), [i + k + 1, parts.length], meta, ctx));
+    const batch = parts.slice(i, i + 8).map((text, k) => toolPartChunk(head, text, [i + k + 1, parts.length], meta, ctx));
     added += writeChunks(env.store, sessionId, batch, { hash: ctx.hash, fullOutput: true }).added;
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -184,8 +184,15 @@ export async function archiveFile(
   return { written, parts: cuts.length };
 }
 
-/** The parts an output's text is archived in (the same split wherever it is archived). */
+/** How many parts an output's text is archived in, near enough for a stub (redaction may move a cut). */
 const textParts = (text: string) => splitText(text, partChars(text.length));
+/**
+ * The parts an output's text is archived in: redacted whole, then split by its length before
+ * redaction, as the transcript pass splits it (chunker.ts toolChunks), so the parts of every writer
+ * of a call meet by id and text. Split first, a secret or `<private>` region that a cut crossed
+ * kept its other half in clear, and a redaction that changed a part's length moved the next cut.
+ */
+const redactedParts = (text: string) => splitText(redactText(text), partChars(text.length));
 
 /** Where a Read's text came from: its file, first line and line count (undefined for anything else). */
 function readSource(call: ToolCallHead & { response: unknown }): { file: string; startLine: number; lines: number } | undefined {
@@ -234,7 +241,8 @@ export async function archiveSpooled(env: SessionEnv, job: TextJob | ReadJob, wr
   const ctx = chunkContext(env, job.sessionId, job.phase, chunkHash);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
   let parts: string[];
-  if (job.kind === 'tool-text') parts = textParts(job.text);
+  // Spooled redacted; split by the length it had before (a job of an older version: by its own).
+  if (job.kind === 'tool-text') parts = splitText(job.text, partChars(job.chars ?? job.text.length));
   else {
     const read = readJobText(job);
     if (read === undefined) {
@@ -244,7 +252,7 @@ export async function archiveSpooled(env: SessionEnv, job: TextJob | ReadJob, wr
     // Edited in the second since it was read (rare): archived as it is now, and said so.
     if (!read.same) env.log.warn(`archive job: ${job.file} changed since Read ${job.call.toolUseId}; archived as it is now`);
     const note = read.same ? '' : '[context-lifecycle] The file changed between the Read and its archiving; this is its text a moment later.\n';
-    parts = textParts(`${note}${read.text}`).map(redactText);
+    parts = redactedParts(`${note}${read.text}`);
   }
   let written = 0;
   for (let i = 0; i < parts.length; i += 8) {

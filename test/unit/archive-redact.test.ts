@@ -697,12 +697,23 @@ describe('<private> regions', () => {
     expect(stripPrivate('a <PRIVATE>upper</Private> b')).toBe('a [PRIVATE] b');
     const nested = stripPrivate('a <private>x <private>inner</private> AFTER</private> b');
     expect(nested).toBe('a [PRIVATE] b');
-    expect(stripPrivate('a </private> stray close, <private>gone</private> end')).toBe('a </private> stray close, [PRIVATE] end');
+    // A close tag before any open one: the text began inside a region (see the parts below).
+    expect(stripPrivate('a </private> stray close, <private>gone</private> end')).toBe('[PRIVATE] stray close, [PRIVATE] end');
+    expect(stripPrivate('<private>gone</private> then a stray </private> close')).toBe('[PRIVATE] then a stray </private> close');
     expect(stripPrivate('a <private>one <private>two</private> still hidden')).toBe('a [PRIVATE]');
   });
 });
 
 describe('redact: parts of a long output', () => {
+  it('removes the second half of a private region cut in two at a part boundary', () => {
+    const whole = `before <private>home address 1 Main St\nphone 0770 900 123</private> after`;
+    const cut = whole.indexOf('phone');
+    const [first, second] = [redactText(whole.slice(0, cut)), redactText(whole.slice(cut))];
+    expect(first).toBe('before [PRIVATE]');
+    expect(second).toBe('[PRIVATE] after');
+    for (const w of ['Main St', '0770']) expect(first + second).not.toContain(w);
+  });
+
   it('removes the second half of a private key cut in two at a part boundary', () => {
     const second = `${pemBody.slice(200)}\n-----END RSA ${'PRIVATE'} KEY-----\nbuild ok`;
     const r = redact(second);

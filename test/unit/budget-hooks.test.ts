@@ -1141,6 +1141,66 @@ describe('archive jobs of stubbed outputs', () => {
     expect(after.map((p) => p.text.slice(p.text.indexOf('\n\n') + 2)).join('\n')).toBe(text);
   });
 
+  it('a Read with secrets: the pass and the job redact before they split, so their parts meet and nothing is in clear', () => {
+    const t = session();
+    t.prompt('Read the settings dump.');
+    t.fill(30);
+    // Redaction changes lengths ("password: …" grows, a long key shrinks): split first, the job's
+    // cuts moved and its parts no longer met the pass's.
+    const rows = numberedLines(3_000, 60, 'settingsrow').split('\n');
+    for (let i = 40; i < rows.length; i += 97) rows[i] = `password: Xk9mQ2pN${i}x`;
+    for (let i = 90; i < rows.length; i += 331) rows[i] = `OPENAI_API_KEY=sk-proj-${'Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7'.repeat(3)}${i}`;
+    const text = rows.join('\n');
+    const path = join(t.project, 'settings.txt');
+    writeFileSync(path, text);
+    const n = rows.length;
+    const file = { filePath: path, content: text, numLines: n, startLine: 1, totalLines: n };
+    const { id } = callInTranscript(t, 'toolu_secret_read', 'Read', { file_path: path }, numbered(text), { type: 'text', file });
+    t.stop();
+    const before = t.toolParts(id);
+    const jobs = join(t.data, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    const job = join(jobs, `${t.sid}-${id}.json`);
+    const call = { toolUseId: id, name: 'Read', input: { file_path: path }, isError: false };
+    writeFileSync(
+      job,
+      JSON.stringify({
+        version: 1,
+        kind: 'tool-read',
+        sessionId: t.sid,
+        projectRoot: t.project,
+        phase: 'unknown',
+        call,
+        file: path,
+        startLine: 1,
+        lines: n,
+        hash: chunkHash(text),
+      }),
+    );
+    expect(runCli(['run-job', job], t.env, t.project).status).toBe(0);
+    const after = t.toolParts(id);
+    expect(after.map((p) => [p.id, p.part, p.text])).toEqual(before.map((p) => [p.id, p.part, p.text]));
+    const all = after.map((p) => p.text).join('\n');
+    expect(all).not.toContain('Xk9mQ2pN');
+    expect(all).not.toContain('Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7');
+    expect(after.filter((p) => p.text.includes('settingsrow line 002999 ')).length).toBe(1);
+  });
+
+  it('a private region that a part cut crosses is removed whole from the output PostToolUse archives', () => {
+    const t = session();
+    t.prompt('Print the notes.');
+    t.fill(30);
+    const secretRows = Array.from({ length: 80 }, (_, i) => `keepoutword ${i} `.padEnd(60, 'p'));
+    const rows = [...numberedLines(80, 60, 'openrow').split('\n'), '<private>', ...secretRows, '</private>', ...numberedLines(400, 60, 'laterrow').split('\n')];
+    const output = rows.join('\n'); // ~34 KB: archived by the hook itself, cut at 6,000 characters
+    const { id } = t.post('Bash', { command: 'cat notes.txt' }, bash(output));
+    const parts = t.toolParts(id);
+    expect(parts.length).toBeGreaterThan(3);
+    const all = parts.map((p) => p.text).join('\n');
+    expect(all).not.toContain('keepoutword');
+    expect(all).toContain('laterrow line 000400');
+  });
+
   it('a job that ran before the transcript pass keeps its text whole: the numbered copy adds nothing past its last part', () => {
     const t = session();
     t.prompt('Read the big module.');
