@@ -237,23 +237,19 @@ function firstPartOf(
  * (first: they are in transcript order), its phase when the writer had none, its subagent mark.
  */
 function keepingTranscriptSide(chunk: Chunk, known: Chunk): Chunk {
-  // The transcript side (it has uuids) knows the entry's time and subagent mark; a hook or job knew
-  // only its own clock (a job may run days later, at a SessionStart).
-  const fromTranscript = known.sourceUuids.length > 0;
-  const sidechain = fromTranscript ? known.sidechain : (chunk.sidechain ?? known.sidechain);
-  const { sidechain: _, ...rest } = chunk;
-  return {
-    ...rest,
-    timestamp: fromTranscript ? known.timestamp : chunk.timestamp,
+  const merged: Chunk = {
+    ...chunk,
     phase: chunk.phase === 'unknown' ? known.phase : chunk.phase,
     sourceUuids: mergeUuids(known.sourceUuids, chunk.sourceUuids),
-    ...(sidechain === true ? { sidechain } : {}),
   };
+  // The transcript side (it has uuids) knows the entry's time and subagent mark; a hook or a job
+  // knew only its own clock (a job may run days later, at a SessionStart).
+  return known.sourceUuids.length > 0 ? withEntryTime(merged, known) : merged;
 }
 
-/** A hook's chunk with the time and subagent mark of the transcript entry it came from. */
-function withEntryTime(hooks: Chunk, entry: Chunk): Chunk {
-  const { sidechain: _, ...rest } = hooks;
+/** A chunk a hook or job wrote, with the time and subagent mark of the transcript entry it came from. */
+function withEntryTime(written: Chunk, entry: Chunk): Chunk {
+  const { sidechain: _, ...rest } = written;
   return { ...rest, timestamp: entry.timestamp, ...(entry.sidechain === true ? { sidechain: true } : {}) };
 }
 

@@ -63,7 +63,12 @@ interface JobHead {
 /** A persisted output: the job reads it from the client's file. */
 export type FileJob = JobHead & { kind: 'tool-output'; file: string };
 /** An in-memory output: the job holds its redacted text. */
-export type TextJob = JobHead & { kind: 'tool-text'; text: string /** The output's length before redaction, which sizes its parts. */; chars?: number };
+export type TextJob = JobHead & {
+  kind: 'tool-text';
+  text: string;
+  /** The output's length before redaction, which sizes its parts (absent in a job of an older version). */
+  chars?: number;
+};
 /**
  * A Read: its text is the file's, so the job reads the lines again and checks them against what the
  * tool returned (nothing of it is copied, in clear or redacted, by the hook). `hash` is of the whole
@@ -141,8 +146,9 @@ export async function archiveToolCall(
     return { chunks: 0, deferred: true, parts: splitText(text, partChars(out.text.length)).length, spooled: true };
   }
   const ctx = chunkContext(env, sessionId, options.phase, chunkHash);
-  // At most MAX_PARTS parts, written a batch at a time with a yield between batches, so a 30 MB
-  // output held in memory neither makes thousands of files nor keeps the deadline from firing.
+  // At most MAX_PARTS parts, written a batch at a time with a yield between batches, so a large
+  // output held in memory neither makes thousands of files nor keeps the deadline from firing
+  // (PostToolUse hands one over INLINE_TEXT_CHARS to a job: what is redacted here at once is small).
   const parts = redactedParts(out.text);
   const meta = { uuids: [], timestamp: ctx.now, sidechain: false };
   let added = 0;
