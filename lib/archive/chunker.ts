@@ -11,6 +11,7 @@ import { typedText, withoutClientNotes, withoutTrailingReminder } from './client
 import { keywords } from './keywords.ts';
 import { redactText } from './redact.ts';
 import { SECRET_FIELD, secretFieldValue } from './secret-rules.ts';
+import { toolOutput } from './tool-output.ts';
 
 export const PART_CHARS = 6_000;
 /** At most this many parts for one output: a 100 MB log becomes ~200 chunks, not 17,000. */
@@ -109,7 +110,10 @@ export function chunksFromEntries(entries: readonly Entry[], state: ChunkerState
       case 'tool-result': {
         const use = state.pending[entry.toolUseId];
         delete state.pending[entry.toolUseId];
-        const output = (use?.name === 'Read' && !entry.isError && readText(entry.structured)) || entry.text;
+        // A Read's text as the file holds it, from the entry's structured result, as PostToolUse and
+        // its job take it (toolOutput): the result block numbers each line ("    12→…"), a longer
+        // copy in more parts. None (an image, an older client): the block's text.
+        const output = (use?.name === 'Read' && !entry.isError && toolOutput(entry.structured).text) || entry.text;
         out.push(...toolChunks({ toolUseId: entry.toolUseId, use, result: entry, output, isError: entry.isError }, ctx));
         break;
       }
@@ -169,18 +173,6 @@ function simple(type: ChunkType, entry: Entry & { text: string }, ctx: ChunkCont
       part: parts.length > 1 ? [i + 1, parts.length] : undefined,
     }),
   );
-}
-
-/**
- * A Read's text as the file holds it, from the entry's structured result (`toolUseResult.file`):
- * the result block numbers each line ("    12→…"). PostToolUse and its job archive this text, so
- * all three split it alike (a numbered copy ran longer, in more parts). Undefined when absent
- * (an image, an older client).
- */
-function readText(structured: unknown): string | undefined {
-  if (structured === null || typeof structured !== 'object') return undefined;
-  const r = structured as { type?: unknown; file?: { content?: unknown } | null };
-  return r.type === 'text' && typeof r.file?.content === 'string' ? r.file.content : undefined;
 }
 
 /** What a call that never got its result archives in place of one. */

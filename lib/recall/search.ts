@@ -198,6 +198,8 @@ function rank(
   const masks = view.segments.map((s) => docMask(s.reader, s.deleted, query, scope.projectRoot));
   const asked = distinctTerms(text);
   const aboutAssistant = asked.terms.length > 0 && ASKS_ASSISTANT.test(text);
+  // What the user's own words count: a question about the user (1: not one; see FIRST_PERSON_BOOST).
+  const userWords = aboutAssistant ? 1 : FIRST_PERSON.test(text) ? FIRST_PERSON_BOOST : FIRST_PERSON_PLURAL.test(text) ? PLURAL_BOOST : 1;
   // More than `limit`: the head is re-ranked (phrases, dates, "now", the first person), and a result
   // whose chunk file is gone is skipped. The head has a size of its own, so a ranking does not
   // depend on how many results were asked for.
@@ -300,7 +302,7 @@ function rank(
       pullReplies(view, aboutAssistant ? candidates : candidates.filter((c) => within(spans, c.time)), masks, acc);
       candidates = best(view, acc, want);
     }
-    if (!aboutAssistant && (FIRST_PERSON.test(text) || FIRST_PERSON_PLURAL.test(text)) && !SECOND_PERSON.test(text)) {
+    if (userWords !== 1 && !SECOND_PERSON.test(text)) {
       pullTellers(view, candidates, masks, acc, (segment, doc) => chunkAt({ segment, doc, score: 0, time: 0 }));
       candidates = best(view, acc, want);
     }
@@ -314,8 +316,7 @@ function rank(
     order: terms.length > 0 ? askedOrder(text) : undefined,
     // "what did you suggest I do": about the assistant's words, though the user says "I".
     assistant: aboutAssistant,
-    // What the user's own words count: a question about the user (FIRST_PERSON_BOOST, PLURAL_BOOST).
-    firstPerson: terms.length > 0 && !aboutAssistant ? (FIRST_PERSON.test(text) ? FIRST_PERSON_BOOST : FIRST_PERSON_PLURAL.test(text) ? PLURAL_BOOST : 1) : 1,
+    firstPerson: terms.length > 0 ? userWords : 1,
   };
   if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.order !== undefined || asks.firstPerson !== 1 || asks.assistant) {
     const head = rerank(
