@@ -170,4 +170,14 @@ describe('ranking with related words (ctxl recall)', () => {
     // "unreliable" is in no chunk: flaky stands for it at more than a related word's weight.
     expect(order('which unreliable checkout test did we fix')[0]).toBe(flaky);
   });
+
+  it('links a number said in words, in digits and as an ordinal, and a country to its cities', () => {
+    expect(related('the third item')).toEqual(expect.arrayContaining([term('3'), term('3rd'), term('three')]));
+    expect(related('ten years')).toEqual(expect.arrayContaining([term('10'), term('tenth')]));
+    expect(related('our Scandinavian holiday')).toEqual(expect.arrayContaining([term('norway'), term('sweden')]));
+    expect(related('my trip to Germany')).toEqual(expect.arrayContaining([term('hamburg'), term('berlin')]));
+    expect(related('back from Hamburg')).toContain(term('germany'));
+    // Members of a kind stand for the kind, not for one another.
+    expect(related('back from Hamburg')).not.toContain(term('berlin'));
+  });
 });
