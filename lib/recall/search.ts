@@ -272,9 +272,15 @@ function rank(
       .flatMap(derivedStems)
       .filter((t) => !listed.has(t) && holds(view, t))
       .map((term) => ({ term, weight: DERIVED_WEIGHT }));
+    // A word the archive never holds that is two words it does ("hostname" where a config says
+    // host, "timestamp", "filesystem"): its parts stand in for it.
+    const compound = terms
+      .flatMap((t, i) => (held.has(t) ? [] : compoundParts(view, raws[i] ?? t)))
+      .filter((t) => !listed.has(t))
+      .map((term) => ({ term, weight: COMPOUND_WEIGHT }));
     const wanted: QueryTerm[] = [
       ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: (framing.get(term) ?? 1) * (counts[i] ?? 1) * eventShare(term), exact: false })),
-      ...[...added, ...related, ...derived].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
+      ...[...added, ...related, ...derived, ...compound].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
       ...surfaces.map(({ term, of, count }) => ({ term, raw: term, weight: SURFACE_WEIGHT * (framing.get(of) ?? 1) * count * eventShare(of), exact: true })),
     ];
     // The names the archive gives a relation the question names ("my partner": Leo).
@@ -599,6 +605,28 @@ const USERS_ONLY_SPAN_MS = 14 * 86_400_000;
 const USER_FILL = 2;
 /** Weight of a related word standing in for a word of the question the archive does not hold. */
 const STAND_IN_WEIGHT = 0.8;
+/** Weight of each part of a compound word of the question the archive does not hold (two parts: about the word's). */
+const COMPOUND_WEIGHT = 0.5;
+
+/**
+ * The two index terms a compound word is made of, both held by the archive ("hostname": host,
+ * nam), tried from the middle out; none for a word under six letters or with a part under three.
+ */
+function compoundParts(view: IndexView, raw: string): string[] {
+  if (!/^[a-z]{6,30}$/.test(raw)) return [];
+  const middle = Math.floor(raw.length / 2);
+  for (let d = 0; d <= middle; d++) {
+    for (const at of d === 0 ? [middle] : [middle - d, middle + d]) {
+      if (at < 3 || raw.length - at < 3) continue;
+      const left = tokenize(raw.slice(0, at));
+      const right = tokenize(raw.slice(at));
+      if (left.length !== 1 || right.length !== 1) continue;
+      const parts = [left[0] as string, right[0] as string];
+      if (parts.every((p) => holds(view, p))) return parts;
+    }
+  }
+  return [];
+}
 /** Words that only frame a question about a time ("what happened", "what did we work on", "what were we building"). */
 const FRAMING_WORDS = new Set(
   tokenize(

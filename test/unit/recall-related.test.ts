@@ -180,4 +180,16 @@ describe('ranking with related words (ctxl recall)', () => {
     // Members of a kind stand for the kind, not for one another.
     expect(related('back from Hamburg')).not.toContain(term('berlin'));
   });
+
+  it('a compound word the archive never holds lets its two parts stand in for it', () => {
+    let config = '';
+    const order = recallSandbox(tempDir(), 'ffff6666-0000-4000-8000-000000000009', (t) => {
+      config = t.user('The broker settings for the first site: host = gw.site-one.internal, port = 8883, client name = ingest-dev.');
+      t.assistant('The broker is up again after the restart.');
+      t.assistant('Renamed the broker topic for the first site.');
+      for (let i = 0; i < 12; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    // "hostname" is in no chunk: host and name stand for it.
+    expect(order("what's the hostname of the broker")[0]).toBe(config);
+  });
 });
