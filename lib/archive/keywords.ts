@@ -227,8 +227,8 @@ export function britishStems(term: string): readonly string[] {
   return BRITISH_STEMS.get(term) ?? [];
 }
 
-/** Version of what tokenize() produces; the search index is rebuilt when it changes. */
-export const TOKENIZER_VERSION = 5;
+/** Version of what tokenize() produces (and the index adds: MONEY_TERM); the search index is rebuilt when it changes. */
+export const TOKENIZER_VERSION = 6;
 
 /**
  * Ends a surface term: a plain word's own lower-case form, indexed beside its stem when the two
@@ -242,6 +242,24 @@ export const SURFACE_MARK = '=';
 /** Whether a term is a surface term (SURFACE_MARK). */
 export function isSurface(term: string): boolean {
   return term.charCodeAt(term.length - 1) === 61;
+}
+
+/**
+ * The index term that marks an amount of money in a text ("£48", "€1,150", "$120", "99 EUR"), once
+ * per amount: a currency sign is no word character, so to the words "£48" is only 48. A surface
+ * term (no word ends so, and it does not count in a doc's length); a question asking what
+ * something cost looks for it (intent.ts), and the advice around money ("list your fixed costs
+ * first") has none.
+ */
+export const MONEY_TERM = `¤${SURFACE_MARK}`;
+const MONEY = /(?:[£€¥₹]|(?<![\w$])\$)\s?\d|\d(?:[.,]\d+)*\s?k?\s?(?:eur|euros?|usd|gbp|dollars?|quid|bucks)(?![\p{L}\p{N}_])/giu;
+
+/** How many amounts of money a text says (MONEY_TERM). */
+export function moneyAmounts(text: string): number {
+  let n = 0;
+  MONEY.lastIndex = 0;
+  while (MONEY.exec(text) !== null) n += 1;
+  return n;
 }
 
 /**

@@ -2,7 +2,7 @@
 // Pure (no I/O). The index has three fields, as the search weighs them: the text, the keywords (the
 // identifiers, paths and codes a chunk is about) and the file paths.
 import type { Chunk } from '../archive/chunk-file.ts';
-import { indexable, isSurface, words, wordTerms } from '../archive/keywords.ts';
+import { indexable, isSurface, MONEY_TERM, moneyAmounts, words, wordTerms } from '../archive/keywords.ts';
 import { bucketize, encodeBucket, encodeSegment, type IndexedDoc, POSTING_WIDTH, type Postings, type PostingsView } from './segment.ts';
 
 export function docOf(chunk: IndexInput, lengths: readonly [number, number, number]): IndexedDoc {
@@ -46,6 +46,13 @@ export class TermCounter {
 
   count(chunk: IndexInput): DocTerms {
     const text = this.add(chunk.text, 1);
+    // The amounts of money the text says, as one more term (not in its length: a surface term).
+    const money = moneyAmounts(chunk.text);
+    if (money > 0) {
+      const id = this.idOf(MONEY_TERM);
+      if (this.counts[id] === 0) this.touched.push(id);
+      this.counts[id] = (this.counts[id] as number) + money;
+    }
     const keywords = this.add(chunk.keywords.join(' '), KEYWORDS_UNIT);
     const files = this.add(chunk.files.join(' '), FILES_UNIT);
     const n = this.touched.length;

@@ -3,7 +3,7 @@
 // question's own words miss the answer, the kind of answer does not (a rule says never, always or
 // must; a choice says instead or decided). These words join the query at a lower weight, so they
 // order the chunks the question's words found more than they bring in others. Pure.
-import { isSurface, tokenize } from '../archive/keywords.ts';
+import { isSurface, MONEY_TERM, tokenize } from '../archive/keywords.ts';
 
 /** Weight of an answer word beside a word of the question (1). */
 export const INTENT_WEIGHT = 0.7;
@@ -24,6 +24,7 @@ interface Intent {
     | 'weight'
     | 'height'
     | 'distance'
+    | 'price'
     | 'latest'
     | 'now'
     | 'taste'
@@ -47,6 +48,8 @@ interface Intent {
 const FIRST_PERSON = /(?<![\w./-])(?:i|me|my|i'd|i'm|we|us|our|we'd)(?![\w/-])/;
 /** Not "what did you recommend I read": that asks what Claude said (search.ts reads it so). */
 const ASKS_WHAT_CLAUDE_SAID = /\b(?:did you (?:recommend|suggest)|you (?:recommended|suggested)|your (?:recommendation|suggestion))/;
+/** What a question of what something cost says it with (the price intent's framing verbs). */
+const MONEY_VERBS = '(?:cost|costs|costing|spend|spent|spending|pay|paid|paying|charge|charged|set (?:me|us) back|come to|came to)';
 /** A meal or what to eat, to cook or to order: a question of taste's and of diet's. */
 const MEAL_WORDS =
   'restaurants?|recipes?|dish(?:es)?|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch(?:es)?|desserts?|snacks?|cook|cooking|bake|baking|food|cuisine|eat|garnish|order in|takeaway|takeout|curry|pasta|soup|salad|sandwich(?:es)?|pizza';
@@ -176,6 +179,20 @@ const INTENTS: readonly Intent[] = [
     // get" (progress).
     asks: /(?<![\w./-])(?:how far(?! apart| along| (?:did|have|has|had|are|is) (?:\w+ ){1,3}(?:get|got|gotten|come|gone)\b)|what distance|how many (?:miles|kilometers|kilometres|km))(?![\w/-]|\.\w)/,
     answers: 'km kilometers kilometres miles meters metres away',
+  },
+  {
+    // "How much did my physio cost altogether?", "what did the EV set me back?", "how much am I paid
+    // now?": the answer says an amount of money ("£48 a session"), which the index marks
+    // (MONEY_TERM); advice about money ("list your fixed costs first") says none. The money verb
+    // frames the question (its synonyms, price, fee and charge, let money tips outscore the
+    // physio); the verb first, then the lookbehind, as for a duration. After "what", only a verb
+    // that ends the question or its object ("what did the repair cost?", "what did I pay for…"):
+    // "what does the cost function return" asks no price.
+    name: 'price',
+    asks: new RegExp(
+      `(?<![\\w./-])(?:${MONEY_VERBS}(?<=\\bhow much\\b[^?.!]{0,80})|${MONEY_VERBS}(?=(?:\\s+(?:me|us|him|her|them))?\\s*(?:[?.!]|$|for\\b|on\\b|altogether|combined|in total|so far))(?<=\\bwhat (?:did|does|do|will|would|was|were|has|have)\\b[^?.!]{0,80})|how much money|how expensive)(?![\\w/-]|\\.\\w)`,
+    ),
+    answers: MONEY_TERM,
   },
   {
     // "Can you recommend a podcast for me?", "what movie should I watch?", "any gift ideas for my

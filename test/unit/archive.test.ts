@@ -8,6 +8,7 @@ import {
   britishStems,
   isSurface,
   keywords,
+  moneyAmounts,
   queryTerms,
   SURFACE_MARK,
   scanWords,
@@ -1227,6 +1228,21 @@ describe('tokenize', () => {
   it('repeats terms for term frequency; query terms do not', () => {
     expect(tokenize('cache cache caches')).toEqual([stem('cache'), stem('cache'), stem('cache')]);
     expect(queryTerms('cache cache caches')).toEqual([stem('cache')]);
+  });
+});
+
+describe('moneyAmounts', () => {
+  it.each([
+    ["It's £48 a session and she reckons I need five or six", 1],
+    ['Salary goes from £58k to £66k.', 2],
+    ['We booked the removals for £1,150; the deposit was €200 and the van $ 75.', 3],
+    ['a year of cloud storage for 99 EUR, or 120 dollars', 2],
+    // Not money: a shell's ${HOME} and a word joined to $, weights, plain numbers, costs without an amount.
+    ['echo ${HOME} and foo$1', 0],
+    ['she lost 5 pounds and ran 10 km in 52 minutes', 0],
+    ['list your fixed costs first, then compare the price, the fee and the charge', 0],
+  ])('%j: %i', (text, n) => {
+    expect(moneyAmounts(text)).toBe(n);
   });
 });
 

@@ -28,7 +28,11 @@ describe('intentsOf', () => {
     ['how many days ago was the outage', ['elapsed']],
     // A time before something happens is a duration.
     ['how much time before the session token expires', ['duration']],
-    ['how much am I paying for the flat these days', ['latest']],
+    ['how much am I paying for the flat these days', ['price', 'latest']],
+    ['how much did my physio cost altogether', ['price']],
+    ['what did the fjord holiday cost us for transport and lodging', ['price']],
+    ['what did the EV and the wall box set me back', ['price']],
+    ['how much is the customer willing to spend', ['price']],
     ['which offer did I take in the end', ['latest']],
     // A question of taste asks no rule ("what should I cook" is not "should I commit").
     ['can you recommend a podcast for my commute', ['taste']],
@@ -116,7 +120,8 @@ describe('intentsOf', () => {
     'are we ok on disk space',
     'are we ok with the current latency',
     'are we fine with 2 replicas',
-    'how much is the customer willing to spend',
+    'how much memory does the worker use',
+    'what does the cost function return',
     // Taste is the user's, about leisure: not code, not what Claude said before.
     'suggest a fix for the flaky checkout test',
     'recommend a linter config for my repo',
@@ -293,5 +298,18 @@ describe('ranking with intent words (ctxl recall)', () => {
     expect(order('how much is the rent on the flat these days')[0]).toBe(rent);
     expect(order('product pages cached')[0]).toBe(cache);
     expect(order('how long are the product pages cached')[0]).toBe(ttl);
+  });
+
+  it('a question of what something cost ranks what the user said it cost above advice about costs', () => {
+    let price = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-000000000009', (t) => {
+      price = t.user(
+        'First physio session today with Kirsty at the clinic in town. It is £48 a session and she reckons I need five or six, and gave me exercises for the shoulder.',
+      );
+      t.user('Discharged from physio today after my fifth session with Kirsty: the shoulder is about 90 percent.');
+      for (let i = 0; i < 3; i++) t.assistant(`Tip ${i}: list fixed costs first; compare the price, the fee and the charge; costs add up.`);
+      for (let i = 0; i < 12; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    expect(order('how much did my physio cost altogether')[0]).toBe(price);
   });
 });
