@@ -245,7 +245,7 @@ export function isSurface(term: string): boolean {
 }
 
 /**
- * The index term that marks an amount of money in a text ("£48", "€1,150", "$120", "99 EUR"), once
+ * The index term that marks an amount of money in a text ("£48", "€1,150", "$120", "48 €", "99 EUR"), once
  * per amount: a currency sign is no word character, so to the words "£48" is only 48. A surface
  * term (no word ends so, and it does not count in a doc's length); a question asking what
  * something cost looks for it (intent.ts), and the advice around money ("list your fixed costs
@@ -253,8 +253,11 @@ export function isSurface(term: string): boolean {
  */
 export const MONEY_TERM = `¤${SURFACE_MARK}`;
 // A number is tried from its first digit only, and its groups are bounded: "1,1,1,…" over 80 KB
-// (a CSV of numbers) took 10 s with an unbounded group tried from every digit.
-const MONEY = /(?:[£€¥₹]|(?<![\w$])\$)\s?\d|(?<![\d.,])\d{1,15}(?:[.,]\d{1,3}){0,4}\s?k?\s?(?:eur|euros?|usd|gbp|dollars?|quid|bucks)(?![\p{L}\p{N}_])/giu;
+// (a CSV of numbers) took 10 s with an unbounded group tried from every digit. A dollar sign counts
+// before two digits, a decimal or k only: `$1` and `$2` are a shell's arguments and SQL's
+// placeholders ("$5" alone goes unmarked).
+const MONEY =
+  /(?<![\w$])(?:[£€¥₹]|(?:us|au|a|ca|c|nz|hk|s)?\$(?=\d{2}|\d[.,]\d|\d\s?k\b)|(?:eur|usd|gbp|chf)\s?)\s?\d|(?<![\d.,])\d{1,15}(?:[.,]\d{1,3}){0,4}\s?k?\s?(?:[£€]|(?:eur|euros?|usd|gbp|chf|dollars?|quid|bucks)(?![\p{L}\p{N}_]))/giu;
 
 /** How many amounts of money a text says (MONEY_TERM). */
 export function moneyAmounts(text: string): number {

@@ -48,6 +48,9 @@ interface Intent {
 const FIRST_PERSON = /(?<![\w./-])(?:i|me|my|i'd|i'm|we|us|our|we'd)(?![\w/-])/;
 /** Not "what did you recommend I read": that asks what Claude said (search.ts reads it so). */
 const ASKS_WHAT_CLAUDE_SAID = /\b(?:did you (?:recommend|suggest)|you (?:recommended|suggested)|your (?:recommendation|suggestion))/;
+/** A question of what something cost in time or computing resources, not money. */
+const NOT_MONEY =
+  /(?<![\w./-])(?:latency|memory|ram|cpu|cpus|disk|overhead|throughput|performance|perf|battery|bandwidth|headroom|heap|startup|speed|time|gc|allocations?|cycles)(?![\w/-])/;
 /** What a question of what something cost says it with (the price intent's framing verbs). */
 const MONEY_VERBS = '(?:cost|costs|costing|spend|spent|spending|pay|paid|paying|charge|charged|set (?:me|us) back|come to|came to)';
 /** A meal or what to eat, to cook or to order: a question of taste's and of diet's. */
@@ -185,13 +188,15 @@ const INTENTS: readonly Intent[] = [
     // now?": the answer says an amount of money ("£48 a session"), which the index marks
     // (MONEY_TERM); advice about money ("list your fixed costs first") says none. The money verb
     // frames the question (its synonyms, price, fee and charge, let money tips outscore the
-    // physio); the verb first, then the lookbehind, as for a duration. After "what", only a verb
+    // physio); the verb first, then the lookbehind (within one clause), as for a duration. After "what", only a verb
     // that ends the question or its object ("what did the repair cost?", "what did I pay for…"):
     // "what does the cost function return" asks no price.
     name: 'price',
     asks: new RegExp(
-      `(?<![\\w./-])(?:${MONEY_VERBS}(?<=\\bhow much\\b[^?.!]{0,80})|${MONEY_VERBS}(?=(?:\\s+(?:me|us|him|her|them))?\\s*(?:[?.!]|$|for\\b|on\\b|altogether|combined|in total|so far))(?<=\\bwhat (?:did|does|do|will|would|was|were|has|have)\\b[^?.!]{0,80})|how much money|how expensive)(?![\\w/-]|\\.\\w)`,
+      `(?<![\\w./-])(?:${MONEY_VERBS}(?<=\\bhow much\\b[^?.!,;]{0,80})|${MONEY_VERBS}(?=(?:\\s+(?:me|us|him|her|them))?\\s*(?:[?.!]|$|for\\b|on\\b|altogether|combined|in total|so far))(?<=\\bwhat (?:did|does|do|will|would|was|were|has|have)\\b[^?.!,;]{0,80})|how much money)(?![\\w/-]|\\.\\w)`,
     ),
+    // Not a cost in time or resources: "how much did the p99 latency cost us", "how much memory".
+    needs: (lower) => !NOT_MONEY.test(lower),
     answers: MONEY_TERM,
   },
   {

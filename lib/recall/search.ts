@@ -274,10 +274,11 @@ function rank(
       .map((term) => ({ term, weight: DERIVED_WEIGHT }));
     // A word the archive never holds that is two words it does ("hostname" where a config says
     // host, "timestamp", "filesystem"): its parts stand in for it.
-    const compound = terms
-      .flatMap((t, i) => (held.has(t) ? [] : compoundParts(view, raws[i] ?? t)))
-      .filter((t) => !listed.has(t))
-      .map((term) => ({ term, weight: COMPOUND_WEIGHT }));
+    const compound = [
+      ...new Set(
+        terms.flatMap((t, i) => (held.has(t) ? [] : compoundParts(view, raws[i] ?? t))).filter((t) => !listed.has(t) && !derived.some((d) => d.term === t)),
+      ),
+    ].map((term) => ({ term, weight: COMPOUND_WEIGHT }));
     const wanted: QueryTerm[] = [
       ...terms.map((term, i) => ({ term, raw: raws[i] ?? term, weight: (framing.get(term) ?? 1) * (counts[i] ?? 1) * eventShare(term), exact: false })),
       ...[...added, ...related, ...derived, ...compound].map(({ term, weight }) => ({ term, raw: term, weight, exact: true })),
@@ -610,14 +611,16 @@ const COMPOUND_WEIGHT = 0.5;
 
 /**
  * The two index terms a compound word is made of, both held by the archive ("hostname": host,
- * nam), tried from the middle out; none for a word under six letters or with a part under three.
+ * nam), tried from the middle out; none for a word under eight letters or with a part under four.
+ * Shorter parts split typos and plain words into held pieces: udpate into udp and ate, carpet into
+ * car and pet.
  */
 function compoundParts(view: IndexView, raw: string): string[] {
-  if (!/^[a-z]{6,30}$/.test(raw)) return [];
+  if (!/^[a-z]{8,30}$/.test(raw)) return [];
   const middle = Math.floor(raw.length / 2);
   for (let d = 0; d <= middle; d++) {
     for (const at of d === 0 ? [middle] : [middle - d, middle + d]) {
-      if (at < 3 || raw.length - at < 3) continue;
+      if (at < 4 || raw.length - at < 4) continue;
       const left = tokenize(raw.slice(0, at));
       const right = tokenize(raw.slice(at));
       if (left.length !== 1 || right.length !== 1) continue;

@@ -1235,10 +1235,14 @@ describe('moneyAmounts', () => {
   it.each([
     ["It's £48 a session and she reckons I need five or six", 1],
     ['Salary goes from £58k to £66k.', 2],
-    ['We booked the removals for £1,150; the deposit was €200 and the van $ 75.', 3],
+    ['We booked the removals for £1,150; the deposit was €200 and the van $75.', 3],
     ['a year of cloud storage for 99 EUR, or 120 dollars', 2],
-    // Not money: a shell's ${HOME} and a word joined to $, weights, plain numbers, costs without an amount.
-    ['echo ${HOME} and foo$1', 0],
+    ['48 € a night, or 1.150,00 € the week; US$120; EUR 1.5m; CHF 80; $4.99; $2k', 7],
+    // Not money: a shell's ${HOME}, its arguments and SQL's placeholders, a register, weights,
+    // plain numbers, costs without an amount.
+    ['echo ${HOME} and foo$1; echo "$1"; awk \'{print $1}\'', 0],
+    ['WHERE id = $1 AND org = $2', 0],
+    ['movl $0, %eax', 0],
     ['she lost 5 pounds and ran 10 km in 52 minutes', 0],
     ['list your fixed costs first, then compare the price, the fee and the charge', 0],
   ])('%j: %i', (text, n) => {

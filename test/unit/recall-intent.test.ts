@@ -122,6 +122,12 @@ describe('intentsOf', () => {
     'are we fine with 2 replicas',
     'how much memory does the worker use',
     'what does the cost function return',
+    // A cost in time or resources is no price; a money verb in another clause frames nothing.
+    'how much did the p99 latency cost us',
+    'how expensive is this query',
+    'how much overhead does logging cost',
+    'how much did the cache cost us in memory',
+    'how much headroom do we have, and who will pay for the fix',
     // Taste is the user's, about leisure: not code, not what Claude said before.
     'suggest a fix for the flaky checkout test',
     'recommend a linter config for my repo',

@@ -44,7 +44,7 @@ describe('relatedTerms', () => {
     const common = new Set(
       tokenize(
         'set plan save class course may fall lib home var got fetch left made found get build api sat strip profile alert template mis polar ' +
-          'range stage pool exhaust diagnose vet room utility subscription refill retriever rescue adopt died premium lift bake chore groom espresso rum craft',
+          'range stage pool exhaust diagnose vet room utility subscription refill retriever rescue adopt died premium lift bake chore groom espresso rum craft wal rom',
       ),
     );
     for (const w of words) expect(common.has(tokenize(w)[0] as string), w).toBe(false);
@@ -171,9 +171,11 @@ describe('ranking with related words (ctxl recall)', () => {
     expect(order('which unreliable checkout test did we fix')[0]).toBe(flaky);
   });
 
-  it('links a number said in words, in digits and as an ordinal, and a country to its cities', () => {
+  it('links a number said in words, as an ordinal and (one way) in digits, and a country to its cities', () => {
     expect(related('the third item')).toEqual(expect.arrayContaining([term('3'), term('3rd'), term('three')]));
     expect(related('ten years')).toEqual(expect.arrayContaining([term('10'), term('tenth')]));
+    // Digits are often a version: "router 3" brings no three.
+    expect(related('what changed in router 3')).not.toContain(term('three'));
     expect(related('our Scandinavian holiday')).toEqual(expect.arrayContaining([term('norway'), term('sweden')]));
     expect(related('my trip to Germany')).toEqual(expect.arrayContaining([term('hamburg'), term('berlin')]));
     expect(related('back from Hamburg')).toContain(term('germany'));
@@ -191,5 +193,15 @@ describe('ranking with related words (ctxl recall)', () => {
     });
     // "hostname" is in no chunk: host and name stand for it.
     expect(order("what's the hostname of the broker")[0]).toBe(config);
+  });
+
+  it('a short word the archive lacks (a typo) is not split into held pieces: udpate is not udp and ate', () => {
+    let update = '';
+    const order = recallSandbox(tempDir(), 'ffff6666-0000-4000-8000-00000000000a', (t) => {
+      t.user('The UDP listener failed again: it ate the buffer.');
+      update = t.user('The nightly update failed.');
+      for (let i = 0; i < 12; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    expect(order('why did the udpate fail')[0]).toBe(update);
   });
 });
