@@ -188,9 +188,9 @@ const INTENTS: readonly Intent[] = [
     // now?": the answer says an amount of money ("£48 a session"), which the index marks
     // (MONEY_TERM); advice about money ("list your fixed costs first") says none. The money verb
     // frames the question (its synonyms, price, fee and charge, let money tips outscore the
-    // physio); the verb first, then the lookbehind (within one clause), as for a duration. After "what", only a verb
-    // that ends the question or its object ("what did the repair cost?", "what did I pay for…"):
-    // "what does the cost function return" asks no price.
+    // physio); the verb first, then the lookbehind (within one clause), as for a duration. After
+    // "what", only a verb that ends the question or its object ("what did the repair cost?", "what
+    // did I pay for…"): "what does the cost function return" asks no price.
     name: 'price',
     asks: new RegExp(
       `(?<![\\w./-])(?:${MONEY_VERBS}(?<=\\bhow much\\b[^?.!,;]{0,80})|${MONEY_VERBS}(?=(?:\\s+(?:me|us|him|her|them))?\\s*(?:[?.!]|$|for\\b|on\\b|altogether|combined|in total|so far))(?<=\\bwhat (?:did|does|do|will|would|was|were|has|have)\\b[^?.!,;]{0,80})|how much money)(?![\\w/-]|\\.\\w)`,

@@ -1,7 +1,7 @@
 // Words a question may use for what its answer says in other words: a small thesaurus of common
 // synonyms and of kinds and their members ("instrument" for the cello, "library" for undici), and
 // the irregular forms of common verbs (bought for buy); and a verb's noun of action and back
-// (derivedStems: migration for migrate). A keyword index finds only the words
+// (derivedStems: migration for migrate, teacher for teach). A keyword index finds only the words
 // typed; "which http client did we pick" shares no word with "switched to undici", and "who is my
 // boss" none with "my manager Priya". A word of the query brings its related words in at
 // RELATED_WEIGHT (its other forms at FORM_WEIGHT), matched exactly. Written from general
@@ -692,10 +692,13 @@ export function derivedStems(term: string): string[] {
   else if (term.endsWith('ysis')) {
     add(`${term.slice(0, -4)}yz`); // analysis: analyz (analyse and analyze both stem so)
   } else if (/y[sz]$/.test(term)) add(`${term.slice(0, -1)}sis`);
+  else if (term.endsWith('er') && term.length >= 6)
+    add(term.slice(0, -2), 4); // teacher: teach, builder: build, driver: driv
   else {
     if (term.endsWith('ur'))
       add(term.slice(0, -2), 4); // failur: fail
     else add(`${term}ur`, 4); // fail: failur
+    add(`${term}er`, 6); // teach: teacher
     if (term.length >= 5) for (const suffix of ['ion', 'ation', 'ment', 'ement']) add(`${term}${suffix}`);
   }
   return out;

@@ -119,6 +119,12 @@ describe('derivedStems', () => {
     expect(derived('analysis')).toEqual(expect.arrayContaining([term('analysing'), term('analyzed')]));
     expect(derived('analyze')).toContain(term('analysis'));
     expect(derived('management')).toContain(term('managed'));
+    // And a verb's doer: who teaches me, of my teacher; the builder, of what it builds.
+    expect(derived('teaches')).toContain(term('teacher'));
+    expect(derived('teacher')).toContain(term('teaching'));
+    expect(derived('builder')).toContain(term('build'));
+    // Not from a short word: a timer is no doer of time.
+    expect(derived('timer')).not.toContain(term('time'));
   });
 
   it('leaves short stems alone: port is not portion, bill not billion, station not stat', () => {
