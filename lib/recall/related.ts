@@ -630,8 +630,9 @@ export function relatedTerms(queryTerms: readonly string[], silent: ReadonlySet<
   return [...best].filter(([term]) => !have.has(term)).map(([term, weight]) => ({ term, weight }));
 }
 
-// Numbers in words, cardinal and ordinal, with their digits.
-const NUMBER_WORDS = `
+// Numbers in words, cardinal and ordinal, with their digits (when.ts has its own counts, "a few" and
+// "a couple" among them, for time spans).
+const NUMBERS_IN_WORDS = `
 two 2
 three third 3
 four fourth 4
@@ -654,7 +655,7 @@ let digitsOf: Map<string, string> | undefined;
 /** Index term of a number word → its digits. */
 function numberDigits(): Map<string, string> {
   digitsOf ??= new Map(
-    NUMBER_WORDS.trim()
+    NUMBERS_IN_WORDS.trim()
       .split('\n')
       .flatMap((line) => {
         const words = line.split(' ');
