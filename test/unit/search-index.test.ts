@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogFile, chunkPath, writeChunks } from '../../lib/archive/archive-store.ts';
 import { type Chunk, CUT_SHORT_NOTE, renderChunk } from '../../lib/archive/chunk-file.ts';
 import { toolPartId } from '../../lib/archive/chunker.ts';
-import { tokenize } from '../../lib/archive/keywords.ts';
+import { MONEY_TERM, moneyAmounts, tokenize } from '../../lib/archive/keywords.ts';
 import { concatPostings, SegmentBuilder, TermCounter } from '../../lib/index/builder.ts';
 import { ByteWriter, VarintReader } from '../../lib/index/bytes.ts';
 import type { Manifest } from '../../lib/index/manifest.ts';
@@ -160,7 +160,10 @@ const appendCatalogOnly = (store: Store, sessionId: string, ids: readonly string
   appendFileSync(catalogFile(store, sessionId), ids.map(catalogLine).join(''));
 };
 
-/** Expected postings of chunks put in a segment in this order: the tokenizer applied per field, surface terms included. */
+/**
+ * Expected postings of chunks put in a segment in this order: the tokenizer applied per field,
+ * surface terms included, and the text's amounts of money as MONEY_TERM.
+ */
 function expectedPostings(chunks: readonly Chunk[]): Map<string, Postings> {
   const out = new Map<string, Postings>();
   chunks.forEach((c, doc) => {
@@ -172,6 +175,8 @@ function expectedPostings(chunks: readonly Chunk[]): Map<string, Postings> {
         counts.set(term, tf);
       }
     });
+    const money = moneyAmounts(c.text);
+    if (money > 0) counts.set(MONEY_TERM, [money, 0, 0]);
     for (const [term, tf] of counts) {
       const list = out.get(term) ?? [];
       list.push(doc, ...tf);
@@ -347,7 +352,7 @@ describe('segment files', () => {
       files: ['src/zygomorphic.ts', 'README'],
       keywords: ['ENOENT'],
     }),
-    chunk('seg-4', 'summary of the work so far', { type: 'summary', session: 'sess-two', phase: '', timestamp: 'not a time' }),
+    chunk('seg-4', 'summary of the work so far: £120 and $4.99 spent', { type: 'summary', session: 'sess-two', phase: '', timestamp: 'not a time' }),
     chunk('seg-5', 'server server server', { session: 'sess-three', type: 'tool', tool: 'Read', files: ['lib/a.ts', 'lib/b.ts', 'lib/c.ts'] }),
   ];
 
@@ -408,6 +413,8 @@ describe('segment files', () => {
       expect(new Map([...got].sort())).toEqual(new Map([...expected].sort()));
       // tf per field: "server" 3× in seg-5's text, once in seg-1's.
       expect(got.get('server')).toEqual([0, 1, 0, 0, 4, 3, 0, 0]);
+      // Two amounts of money in seg-4's text: one term for them, twice.
+      expect(got.get(MONEY_TERM)).toEqual([3, 2, 0, 0]);
       // Keywords and text both count: "timeout" (stemmed from "timeouts") in seg-1's text and keywords.
       expect(got.get('timeout')).toEqual([0, 3, 1, 0]);
     } finally {
