@@ -25,6 +25,7 @@ interface Intent {
     | 'height'
     | 'distance'
     | 'price'
+    | 'failure'
     | 'latest'
     | 'now'
     | 'taste'
@@ -51,6 +52,25 @@ const ASKS_WHAT_CLAUDE_SAID = /\b(?:did you (?:recommend|suggest)|you (?:recomme
 /** A question of what something cost in time or computing resources, not money. */
 const NOT_MONEY =
   /(?<![\w./-])(?:latency|memory|ram|cpu|cpus|disk|overhead|throughput|performance|perf|battery|bandwidth|headroom|heap|startup|speed|time|gc|allocations?|cycles)(?![\w/-])/;
+/** What software breaks (the failure intent's broke and broken are of these only). */
+const SOFTWARE_THINGS =
+  '(?:builds?|ci|tests?|pipelines?|deploys?|deployment|prod|production|site|app|server|release|main|master|branch|jobs?|migrations?|login|api|pages?|checkout|code|compiler?|install|upgrade|update|import|importer|scripts?|query|endpoints?|service|containers?|cluster|database|db|schema|config|dependenc(?:y|ies)|packages?|lockfile|integration|feature|commit|merge|types?|lint|linter|webhooks?|cron|workers?|queue|auth|sync|export|parser|cache|bundle|docker|image|links?|layout|ui|cli|plugin|hooks?)';
+/** Verbs of what did not happen ("didn't run", "won't boot", "isn't working"). */
+const FAILED_VERBS =
+  '(?:work|working|start|starting|boot|booting|build|building|compile|compiling|connect|connecting|run|running|load|loading|pass|passing|deploy|deploying|install|installing)';
+/** A question of what went wrong; the match is only the words that frame it (see the failure intent). */
+const FAILURE = new RegExp(
+  `(?<![\\w./-])(?:${[
+    "(?<!\\b(?:could|can|can't|cannot|might|may|will|would|won't|to) )(?:went|go|goes|going|gone) wrong",
+    `(?:didn't|did not|doesn't|does not|don't|do not|wouldn't|would not|won't|couldn't|could not|can't|cannot|isn't|wasn't|aren't|weren't)(?= (?:[\\w-]+ ){0,4}${FAILED_VERBS}(?![\\w-]))(?! (?:[\\w-]+ ){0,2}(?:to|at) work)`,
+    '(?:not|stopped) working(?! (?:out|at|for|as|on|with)(?![\\w-]))',
+    'timed out',
+    "broken?(?<=\\bwhat(?:'s| is| was| got)? broken?)",
+    'broke(?<=\\b(?:which|what) [\\w-]+(?: [\\w-]+)? broke)',
+    `broke(?= (?:the |our |my |a |an |their |its )?(?:[\\w-]+ )?${SOFTWARE_THINGS}(?![\\w-]))`,
+    `(?:broke|broken|breaking|breaks)(?<=\\b${SOFTWARE_THINGS} (?:(?:is|was|got|has|had|been|just|suddenly|finally|keeps?|kept|always) ){0,2}\\w+)`,
+  ].join('|')})(?![\\w/-]|\\.\\w)`,
+);
 /** What a question of what something cost says it with (the price intent's framing verbs). */
 const MONEY_VERBS = '(?:cost|costs|costing|spend|spent|spending|pay|paid|paying|charge|charged|set (?:me|us) back|come to|came to)';
 /** A meal or what to eat, to cook or to order: a question of taste's and of diet's. */
@@ -95,6 +115,11 @@ export const ASKS_ASSISTANT =
 
 const shows = (intent: Intent, lower: string) => intent.asks.test(lower) && (intent.needs === undefined || intent.needs(lower));
 
+/** A question lowercased, with typographic apostrophes as typed ones ("didn’t", "we’re"). */
+function lowered(text: string): string {
+  return text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
+}
+
 /** The intents a lowercased question shows, less those another stands in for. */
 function shown(lower: string): Intent[] {
   const found = INTENTS.filter((i) => shows(i, lower));
@@ -104,9 +129,11 @@ function shown(lower: string): Intent[] {
 
 const INTENTS: readonly Intent[] = [
   {
+    // Also a preference: "for the record, I prefer thiserror in the libraries", "we'd much rather
+    // take trains" answer "how should I handle errors here?" and "can you recommend a weekend away?".
     name: 'rule',
     asks: /(?<![\w./-])(?:allowed|allow|permitted|permission|forbidden|prohibited|rules?|policy|can (?:i|we|you)|could (?:i|we)|should (?:i|we|it|this|that|they|the|be)|may (?:i|we)|ok(?:ay)? to|fine to|(?:am i|are we|are you) (?:ok|okay|fine|happy) with(?= (?:\w+ ){0,3}\w+ing\b)|(?:am i|are we) willing to)(?![\w/-]|\.\w)/,
-    answers: 'never always must rule avoid forbidden',
+    answers: 'never always must rule avoid forbidden prefer rather',
   },
   {
     // "Write me a handler that…", "could you draft a module that…", "help me word the commit": a
@@ -120,7 +147,7 @@ const INTENTS: readonly Intent[] = [
     // the retry logic" ask when that happened): asked of me or us, after "can you" or "please", or
     // "help me"; else the verb with its object, in a sentence that ends or of seven words or more.
     needs: (lower) => WORK_ASKED.test(lower) || (WORK_OBJECT.test(lower) && (/[.!?]["')]*\s*$/.test(lower) || lower.trim().split(/\s+/).length >= 7)),
-    answers: 'never always must rule avoid forbidden',
+    answers: 'never always must rule avoid forbidden prefer rather',
     // It asks what a rule question asks (the same answer words), and its "can you" is no rule,
     // nor its "could you write" a question about what Claude wrote.
     displaces: ['rule', 'said'],
@@ -198,6 +225,17 @@ const INTENTS: readonly Intent[] = [
     // Not a cost in time or resources: "how much did the p99 latency cost us", "how much memory".
     needs: (lower) => !NOT_MONEY.test(lower),
     answers: MONEY_TERM,
+  },
+  {
+    // "What went wrong when we first tried the TLS connection?", "why didn't the migration run?",
+    // "which lint broke the build?": the answer is an error ("Error: TLS handshake failed", a tool
+    // result marked [error]), often in words the question does not share; a later run that worked
+    // shares them all. Only the phrase's own words frame the question (went found go and gone at
+    // 0.9); what did not run, or broke, stays a word of the question. Not a hypothetical ("what
+    // could go wrong"), and broke only of software: not "when I broke my tooth", "we're broke".
+    name: 'failure',
+    asks: FAILURE,
+    answers: 'error fail failure',
   },
   {
     // "Can you recommend a podcast for me?", "what movie should I watch?", "any gift ideas for my
@@ -281,7 +319,7 @@ export interface IntentTerm {
 
 /** The intents a query's wording shows. */
 export function intentsOf(text: string): Array<Intent['name']> {
-  const lower = text.toLowerCase();
+  const lower = lowered(text);
   return shown(lower).map((i) => i.name);
 }
 
@@ -290,7 +328,7 @@ export function intentsOf(text: string): Array<Intent['name']> {
  * the query's own terms that only frame the question, with the weight they keep.
  */
 export function intentTerms(text: string, queryTerms: readonly string[]): { added: IntentTerm[]; framing: Map<string, number> } {
-  const lower = text.toLowerCase();
+  const lower = lowered(text);
   const have = new Set(queryTerms);
   const added: IntentTerm[] = [];
   const framing = new Map<string, number>();

@@ -22,7 +22,9 @@
 // So did a few plain synonyms later (cat = kitten, dog = puppy, climbing = bouldering, pet = animal,
 // training's kinds of exercise, café, kinds of bread, playlist, focus): that set's figures after
 // them are no clean estimate. Father = dad and the like, chicken = hen, avoid = steer clear and
-// orchestrator for airflow and dagster came with another held-out set's misses. Places (a region
+// orchestrator for airflow and dagster came with another held-out set's misses, and so did words of
+// running a service (uptime = availability, outage = downtime, urgent = critical, dedup, chat tools)
+// and of health (bp, a clinician's kinds), written out from general knowledge. Places (a region
 // for its countries, a country and its people's adjective for its best-known cities, and back) and
 // numbers (three = third = 3rd, and a number word for its digits, one way) were written from general knowledge, after held-out misses that
 // shared no word with their answer ("ten years of marriage" of a tenth anniversary, "our
@@ -226,7 +228,8 @@ dizzy = dizziness = lightheaded = vertigo
 nausea = nauseous = queasy
 fatigue = exhaustion
 diagnosis: diabetes asthma adhd autism arthritis hypertension eczema psoriasis celiac coeliac ibs endometriosis thyroid
-hypertension = blood pressure
+hypertension = blood pressure = bp
+clinician = healthcare professional = medical professional: doctor gp physician physio physiotherapist dentist optician optometrist nurse surgeon pharmacist
 checkup = physical exam = annual physical
 bloodwork = blood test = blood work = lab results
 physio = physiotherapy = physiotherapist = rehab = physical therapy = physical therapist
@@ -345,6 +348,11 @@ env = environment
 memory = ram = heap
 cpu = processor
 disk = storage
+uptime = availability
+outage = downtime
+urgent = critical
+duplicate = dedup = dedupe = deduplication = deduplicate
+chat = instant messaging: slack discord mattermost zulip
 upgrade = update = bump
 remove = delete
 refactor = restructure = cleanup

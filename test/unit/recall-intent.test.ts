@@ -66,8 +66,8 @@ describe('intentsOf', () => {
     ['could I try a smaller batch size for the import', ['rule']],
     // A monitor of code is no purchase.
     ['should I monitor the queue depth', ['rule']],
-    // Code, though a word of leisure is in it: no taste.
-    ['help me find why my build broke tonight', []],
+    // Code, though a word of leisure is in it: no taste (what broke is a failure).
+    ['help me find why my build broke tonight', ['failure']],
     ['plan my time series rollout', []],
     ['what should I do about the flaky test', ['rule']],
     ['should the worker and I share a lock', ['rule']],
@@ -108,6 +108,21 @@ describe('intentsOf', () => {
     ['hi, could you draft the migration for the holds table', ['work']],
     ['ok so could you write a sweeper', ['work']],
     ['Add a client for the county address lookup service.', ['work']],
+    // What went wrong: the answer is an error.
+    ['what went wrong when we first tried the TLS connection', ['failure']],
+    ['which lint broke the CI build', ['failure']],
+    ['what broke after the upgrade', ['failure']],
+    ["why didn't the migration run on staging", ['failure']],
+    ['why didn’t the database schema migration run', ['failure']],
+    ['the importer stopped working after the rename', ['failure']],
+    ['the build broke in CI', ['failure']],
+    ['why is the build broken', ['failure']],
+    ["what's broken in the importer", ['failure']],
+    ['the tests keep breaking', ['failure']],
+    ["the app isn't working", ['failure']],
+    ["I can't connect to the database", ['failure']],
+    ["the container won't boot", ['failure']],
+    ['the request timed out', ['failure']],
   ])('%s → %j', (q, want) => {
     expect(intentsOf(q)).toEqual(want);
   });
@@ -155,6 +170,22 @@ describe('intentsOf', () => {
     'step 1: create a venv',
     'word count of the readme file in the docs folder',
     'how do I bake the assets into the image',
+    // Broke of the user's own things, of money or of a couple is no failure of software.
+    'what was I eating when I broke my tooth',
+    'we were broke that month',
+    'when did Sam and Alex break up',
+    'she broke the news to her parents',
+    'what went well in the retro',
+    'I’m broke this month',
+    'when my water broke',
+    'the fever finally broke',
+    'I broke a bone skiing',
+    'the dog broke its leash',
+    // A hypothetical, or work as a place: no failure.
+    'what could go wrong if we drop the index',
+    "you can't go wrong with the curry house",
+    'when I stopped working at Acme',
+    "I didn't go to work on monday",
   ])('no intent in %j', (q) => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
@@ -165,7 +196,7 @@ describe('intentsOf', () => {
 describe('intentTerms', () => {
   it('gives the answer words as index terms, at the intent weight', () => {
     const { added } = intentTerms('are we allowed to log tokens', tokenize('are we allowed to log tokens'));
-    expect(added.map((t) => t.term)).toEqual(tokenize('never always must rule avoid forbidden'));
+    expect(added.map((t) => t.term)).toEqual(tokenize('never always must rule avoid forbidden prefer rather'));
     expect(added.every((t) => t.weight === INTENT_WEIGHT)).toBe(true);
     expect(INTENT_WEIGHT).toBeLessThan(1);
   });
@@ -317,5 +348,32 @@ describe('ranking with intent words (ctxl recall)', () => {
       for (let i = 0; i < 12; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
     });
     expect(order('how much did my physio cost altogether')[0]).toBe(price);
+  });
+
+  it('a failure phrase frames only its own words: what did not run or broke stays a word of the question', () => {
+    const framed = (q: string) => [...intentTerms(q, tokenize(q)).framing.keys()];
+    expect(framed("why didn't the migration run on staging")).not.toContain(tokenize('migration')[0]);
+    expect(framed("why didn't the migration run on staging")).not.toContain(tokenize('run')[0]);
+    expect(framed('which lint broke the CI build')).not.toContain(tokenize('lint')[0]);
+    expect(framed('what went wrong with the deploy')).toEqual(tokenize('went wrong'));
+  });
+
+  it('a question of what went wrong ranks the run that failed above a later run that worked', () => {
+    let failed = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-00000000000a', (t) => {
+      t.user('Point the collector at the production gateway; the connection settings are in prod.toml.');
+      [failed] = t.tool(
+        'Bash',
+        { command: 'cargo run -p collector -- --config prod.toml --for 10s', description: 'Run against the production gateway' },
+        'Error: TLS handshake failed\n\nCaused by:\n    0: io error: invalid peer certificate: UnknownIssuer',
+      );
+      t.tool(
+        'Bash',
+        { command: 'cargo run -p collector -- --config prod.toml --for 10s', description: 'Run again with the internal CA' },
+        'INFO collector: connected host=gw.internal port=8883 tls=true\nINFO collector: TLS connection up, received 4,790 messages in 10.0s',
+      );
+      for (let i = 0; i < 12; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    expect(order('what went wrong when we tried the TLS connection to the gateway')[0]).toBe(failed);
   });
 });
