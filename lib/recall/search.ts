@@ -22,7 +22,7 @@ import {
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
 import { askedRelations, namesOf } from './aliases.ts';
-import { ASKS_ASSISTANT, intentTerms } from './intent.ts';
+import { ASKS_ASSISTANT, intentsOf, intentTerms } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
 import { askedOrder, cut, type RelativeTime, readTime, relativeTime, startOfWork, type TimeReading, type TimeSpan, timeSpans, within } from './when.ts';
@@ -324,8 +324,9 @@ function rank(
     // "what did you suggest I do": about the assistant's words, though the user says "I".
     assistant: aboutAssistant,
     firstPerson: terms.length > 0 ? userWords : 1,
+    advice: terms.length > 0 && intentsOf(text).some((i) => ADVICE_INTENTS.has(i) || (i === 'rule' && ASKS_ADVICE.test(text))),
   };
-  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.order !== undefined || asks.firstPerson !== 1 || asks.assistant) {
+  if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.order !== undefined || asks.firstPerson !== 1 || asks.assistant || asks.advice) {
     const head = rerank(
       candidates.slice(0, headSize).map((c) => ({ c, chunk: chunkAt(c) })),
       asks,
@@ -688,7 +689,52 @@ interface HeadAsks {
   /** The factor of the user's own words (1: not a question about the user). */
   firstPerson: number;
   assistant: boolean;
+  /** A request for advice or a recommendation: the user's stated likes and constraints answer it. */
+  advice: boolean;
 }
+
+/** Intents of a request for a recommendation or for work done a certain way. */
+const ADVICE_INTENTS = new Set(['taste', 'diet', 'work']);
+/**
+ * A rule question that asks for advice ("how should I handle errors", "can you recommend…", "what
+ * could I drink"), not one that looks a thing up ("can you remind me which port", "can I see the
+ * error", "what's the retention policy").
+ */
+const ASKS_ADVICE =
+  /(?<![\w'-])(?:should (?:i|we)|how should|shall (?:i|we)|what (?:could|should) (?:i|we)|where (?:could|should) (?:i|we)|ok(?:ay)? to|fine to|allowed to|recommend|suggest|advice|ideas?|tips|best way|would you (?:pick|choose|use|go with))(?![\w'-])/i;
+/** The factor of a user's chunk that states a like, a dislike or a constraint, in a request for advice. */
+const PREFERENCE_BOOST = 1.5;
+/** Verbs of a habit or a practice: "I never fly", "we always deploy on Tuesdays", "I only drink decaf". */
+const HABIT_VERBS =
+  '(?:eat|drink|use|take|fly|drive|cook|buy|wear|shop|travel|stay|book|order|read|watch|listen to|play|deploy|release|ship|commit|merge|push|write|run|swim|walk|go)';
+/**
+ * A statement of what the user (or someone close to them) likes, avoids or keeps to: "for the
+ * record, I prefer thiserror", "we'd much rather take trains", "no overhead pressing please", "I've
+ * stopped having caffeine after midday", "I'm allergic to nuts", "don't use lodash", "she hates
+ * seafood". Not a request ("I'd like you to…", "I'd love it if you could…"), not what happened ("I
+ * always get a 500", "I don't have access", "I've stopped the dev server"). Typographic apostrophes
+ * are read as typed ones before the test (chunk texts keep them).
+ */
+export const PREFERENCE = new RegExp(
+  String.raw`(?<![\w'-])(?:${[
+    String.raw`(?:i|we)(?:'d| would) (?:much |really |definitely )?(?:rather|prefer|love|enjoy|hate)(?! (?:it|if|for you|some|you|to (?:get|have|know|see if|ask)))(?![\w'-])`,
+    String.raw`(?:i|we|he|she|they) (?:much |really |strongly |definitely |generally |usually |always |just )?(?:prefers?|loves?|like|likes|enjoys?|hates?|dislikes?|detests?|can't stand|cannot stand|avoids?)(?![\w'-])`,
+    String.raw`(?:i|we|he|she|they)(?:'m|'re|'s| am| are| is) (?:not (?:really )?(?:a )?(?:big |huge )?fans?|(?:a )?(?:big |huge )?fans?|(?:really |so )?into(?= )(?! (?:the |my |our |a |an )?(?:first|second|third|fourth|fifth|last|next|final|\d+\w*|weeks?|months?|years?|days?|steps?|chapters?|parts?|phases?|half)(?![\w'-]))|not into|(?:lactose |gluten |dairy )?(?:allergic|intolerant)|gluten-free|dairy-free|vegetarian|vegan|pescatarian|teetotal|on a [\w-]+ diet)(?![\w'-])`,
+    String.raw`(?:my|our) [\w-]+(?: [\w-]+)? (?:really )?(?:prefers|loves|hates|dislikes|detests|can't stand|is (?:allergic|vegetarian|vegan|not a fan))(?![\w'-])`,
+    'for the record',
+    'one thing about (?:me|us)',
+    '(?:my|our) preference',
+    String.raw`(?:my|our) favou?rites?(?! (?:page|list|tab|button|endpoint|table|api|view|feature|screen|component|icon)s?)(?![\w'-])`,
+    String.raw`(?:i|we)(?: really)? (?:never|always|only) ${HABIT_VERBS}(?![\w'-])`,
+    String.raw`(?:i|we) (?:don't|do not|won't|can't|cannot) (?:want|like|eat|drink)(?![\w'-])`,
+    String.raw`(?:i|we)(?:'ve| have) (?:already |just |now )?(?:stopped (?:having|eating|drinking|using|taking|smoking|buying|going)|given up|quit (?:smoking|drinking|sugar|caffeine|coffee|alcohol|meat)|cut out)(?![\w'-])`,
+    String.raw`(?:so|now|still|not) (?:strict )?(?:vegetarian|vegan|pescatarian|veggie)(?![\w'-])`,
+    String.raw`(?:(?<=^|[.!?;:]\s{0,3})|(?:just|and|but|so) )no [\w-]+(?: [\w-]+){0,8},? please(?=\s*(?:[.!?,;]|$))`,
+    String.raw`(?<=^|[.!?;:]\s{0,3})(?:don't|do not|never|always|avoid|please don't) (?!worry|know|think|see|have|mind|get|got|seem|forget|care|bother|understand|remember)[a-z]*(?:[a-rt-z]|ss)(?![\w'-])`,
+    String.raw`please (?:don't|do not|avoid|keep to|stick to|stick with)(?![\w'-])`,
+  ].join('|')})`,
+  'im',
+);
 
 /**
  * Re-rank the leading candidates, sorted anew: phrases by whether a chunk's text really holds
@@ -707,6 +753,7 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
     if (chunk.type === 'user') c.score *= asks.firstPerson;
     if (asks.assistant && chunk.type === 'assistant') c.score *= ASSISTANT_BOOST;
     if (asks.spans.length > 0 && chunk.type === 'tool') c.score *= SPAN_TOOL_SHARE;
+    if (asks.advice && chunk.type === 'user' && PREFERENCE.test(chunk.text.replace(/[\u2018\u2019]/g, "'"))) c.score *= PREFERENCE_BOOST;
   }
   const best = Math.max(0, ...head.map((h) => h.c.score));
   const good = () => head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../lib/archive/keywords.ts';
 import { FRAMING_WEIGHT, INTENT_WEIGHT, intentsOf, intentTerms } from '../../lib/recall/intent.ts';
+import { PREFERENCE } from '../../lib/recall/search.ts';
 import { recallSandbox } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
 
@@ -356,6 +357,64 @@ describe('ranking with intent words (ctxl recall)', () => {
     expect(framed("why didn't the migration run on staging")).not.toContain(tokenize('run')[0]);
     expect(framed('which lint broke the CI build')).not.toContain(tokenize('lint')[0]);
     expect(framed('what went wrong with the deploy')).toEqual(tokenize('went wrong'));
+  });
+
+  it.each([
+    'For the record: I prefer thiserror in the library crates.',
+    "we'd much rather use trains and ferries than internal flights",
+    'Just no overhead pressing or anything that aggravates the shoulder please.',
+    "I've already stopped having any caffeine after midday.",
+    "budget is tight, I don't want per-request pricing",
+    "I'm allergic to nuts",
+    'so pescatarian now, not strict veggie',
+    'One thing about me: I like keeping dependencies minimal.',
+    'and no ORMs please, I got burned by GORM',
+    "I'm not a big fan of crowded places",
+    "I'm lactose intolerant",
+    "I'm really into folk music",
+    'My preference is tabs.',
+    "Don't use lodash in the new code.",
+    'my wife hates seafood',
+    'we always deploy on Tuesdays',
+    'no overhead pressing please',
+    'Never cache search results per user in Redis.',
+  ])('a preference stated: %j', (text) => {
+    expect(PREFERENCE.test(text)).toBe(true);
+  });
+
+  it.each([
+    "I'd like you to add a retry to the upload client",
+    'the likelihood of a retry storm is low',
+    'please add the index',
+    'we always know where the config lives',
+    'the preferences table has a user_id column',
+    // What happened, or a request: no preference.
+    'I always get a 500 on login',
+    'I only changed one line',
+    "I don't have access to staging",
+    'and no luck, please help',
+    "I'd love it if you could fix the flaky login test",
+    'my favorites page throws a TypeError',
+    "I'm into the third step of the guide",
+    "I've stopped the dev server",
+    "I don't doubt it",
+    'Always returns null here.',
+    "Don't worry about the tests.",
+  ])('no preference stated: %j', (text) => {
+    expect(PREFERENCE.test(text)).toBe(false);
+  });
+
+  it('a request for advice ranks what the user said they prefer above what else they said of it', () => {
+    let preference = '';
+    const order = recallSandbox(tempDir(), 'dddd4444-0000-4000-8000-00000000000b', (t) => {
+      preference = t.user(
+        "Let's clean up error handling. For the record: I prefer thiserror in the library crates and anyhow only at the binary edge, and no unwrap() outside tests.",
+      );
+      t.user('The new forecast code is in, and its tests pass.');
+      t.user('Next: cache the hourly forecast per site.');
+      for (let i = 0; i < 12; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    expect(order('how should I handle errors in the new forecast code')[0]).toBe(preference);
   });
 
   it('a question of what went wrong ranks the run that failed above a later run that worked', () => {
