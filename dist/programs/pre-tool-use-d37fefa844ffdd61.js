@@ -380,6 +380,7 @@ uptime = availability
 outage = downtime
 urgent = critical
 duplicate = dedup = dedupe = deduplication = deduplicate
+shard = partition
 chat = instant messaging: slack discord mattermost zulip
 upgrade = update = bump
 remove = delete
