@@ -115,9 +115,14 @@ export const ASKS_ASSISTANT =
 
 const shows = (intent: Intent, lower: string) => intent.asks.test(lower) && (intent.needs === undefined || intent.needs(lower));
 
-/** A question lowercased, with typographic apostrophes as typed ones ("didn’t", "we’re"). */
+/** Typographic apostrophes as typed ones ("didn’t", "we’re"): the patterns here and in search.ts say `'`. */
+export function typedApostrophes(text: string): string {
+  return text.replace(/[\u2018\u2019]/g, "'");
+}
+
+/** A question lowercased, with typed apostrophes. */
 function lowered(text: string): string {
-  return text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  return typedApostrophes(text.toLowerCase());
 }
 
 /** The intents a lowercased question shows, less those another stands in for. */

@@ -22,7 +22,7 @@ import {
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
 import { askedRelations, namesOf } from './aliases.ts';
-import { ASKS_ASSISTANT, intentsOf, intentTerms } from './intent.ts';
+import { ASKS_ASSISTANT, intentsOf, intentTerms, typedApostrophes } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
 import { askedOrder, cut, type RelativeTime, readTime, relativeTime, startOfWork, type TimeReading, type TimeSpan, timeSpans, within } from './when.ts';
@@ -753,7 +753,7 @@ function rerank<T extends { c: Candidate; chunk: Chunk | undefined }>(head: T[],
     if (chunk.type === 'user') c.score *= asks.firstPerson;
     if (asks.assistant && chunk.type === 'assistant') c.score *= ASSISTANT_BOOST;
     if (asks.spans.length > 0 && chunk.type === 'tool') c.score *= SPAN_TOOL_SHARE;
-    if (asks.advice && chunk.type === 'user' && PREFERENCE.test(chunk.text.replace(/[\u2018\u2019]/g, "'"))) c.score *= PREFERENCE_BOOST;
+    if (asks.advice && chunk.type === 'user' && PREFERENCE.test(typedApostrophes(chunk.text))) c.score *= PREFERENCE_BOOST;
   }
   const best = Math.max(0, ...head.map((h) => h.c.score));
   const good = () => head.filter((h) => h.chunk !== undefined && h.c.score >= LATEST_FLOOR * best).sort((a, b) => a.c.time - b.c.time);
