@@ -328,6 +328,22 @@ export function intentsOf(text: string): Array<Intent['name']> {
   return shown(lower).map((i) => i.name);
 }
 
+/** Intents of a request for a recommendation or for work done a certain way. */
+const ADVICE_INTENTS: ReadonlySet<Intent['name']> = new Set(['taste', 'diet', 'work']);
+/**
+ * A rule question that asks for advice ("how should I handle errors", "can you recommend…", "what
+ * could I drink"), not one that looks a thing up ("can you remind me which port", "can I see the
+ * error", "what's the retention policy").
+ */
+const ASKS_ADVICE =
+  /(?<![\w'-])(?:should (?:i|we)|how should|shall (?:i|we)|what (?:could|should) (?:i|we)|where (?:could|should) (?:i|we)|ok(?:ay)? to|fine to|allowed to|recommend|suggest|advice|ideas?|tips|best way|would you (?:pick|choose|use|go with))(?![\w'-])/;
+
+/** A request for advice or a recommendation: what the user said they like, avoid or keep to answers it (search.ts). */
+export function asksAdvice(text: string): boolean {
+  const lower = lowered(text);
+  return shown(lower).some((i) => ADVICE_INTENTS.has(i.name) || (i.name === 'rule' && ASKS_ADVICE.test(lower)));
+}
+
 /**
  * Answer words for the intents of `text`, as index terms, minus those the query already has; and
  * the query's own terms that only frame the question, with the weight they keep.

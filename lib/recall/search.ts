@@ -22,7 +22,7 @@ import {
 import type { Logger } from '../runtime/log.ts';
 import type { Store } from '../runtime/store.ts';
 import { askedRelations, namesOf } from './aliases.ts';
-import { ASKS_ASSISTANT, intentsOf, intentTerms, typedApostrophes } from './intent.ts';
+import { ASKS_ASSISTANT, asksAdvice, intentTerms, typedApostrophes } from './intent.ts';
 import { type Query, searchText } from './query.ts';
 import { DERIVED_WEIGHT, derivedStems, relatedTerms } from './related.ts';
 import { askedOrder, cut, type RelativeTime, readTime, relativeTime, startOfWork, type TimeReading, type TimeSpan, timeSpans, within } from './when.ts';
@@ -324,7 +324,7 @@ function rank(
     // "what did you suggest I do": about the assistant's words, though the user says "I".
     assistant: aboutAssistant,
     firstPerson: terms.length > 0 ? userWords : 1,
-    advice: terms.length > 0 && intentsOf(text).some((i) => ADVICE_INTENTS.has(i) || (i === 'rule' && ASKS_ADVICE.test(text))),
+    advice: terms.length > 0 && asksAdvice(text),
   };
   if (asks.phrases.length > 0 || asks.spans.length > 0 || asks.order !== undefined || asks.firstPerson !== 1 || asks.assistant || asks.advice) {
     const head = rerank(
@@ -693,15 +693,6 @@ interface HeadAsks {
   advice: boolean;
 }
 
-/** Intents of a request for a recommendation or for work done a certain way. */
-const ADVICE_INTENTS = new Set(['taste', 'diet', 'work']);
-/**
- * A rule question that asks for advice ("how should I handle errors", "can you recommend…", "what
- * could I drink"), not one that looks a thing up ("can you remind me which port", "can I see the
- * error", "what's the retention policy").
- */
-const ASKS_ADVICE =
-  /(?<![\w'-])(?:should (?:i|we)|how should|shall (?:i|we)|what (?:could|should) (?:i|we)|where (?:could|should) (?:i|we)|ok(?:ay)? to|fine to|allowed to|recommend|suggest|advice|ideas?|tips|best way|would you (?:pick|choose|use|go with))(?![\w'-])/i;
 /** The factor of a user's chunk that states a like, a dislike or a constraint, in a request for advice. */
 const PREFERENCE_BOOST = 1.5;
 /** Verbs of a habit or a practice: "I never fly", "we always deploy on Tuesdays", "I only drink decaf". */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../lib/archive/keywords.ts';
-import { FRAMING_WEIGHT, INTENT_WEIGHT, intentsOf, intentTerms } from '../../lib/recall/intent.ts';
+import { asksAdvice, FRAMING_WEIGHT, INTENT_WEIGHT, intentsOf, intentTerms } from '../../lib/recall/intent.ts';
 import { PREFERENCE } from '../../lib/recall/search.ts';
 import { recallSandbox } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
@@ -191,6 +191,24 @@ describe('intentsOf', () => {
     // "rules.ts" is a file name (one word), "canary" only starts like "can"; "how many" and "now"
     // are no intent (a count shares no word with its question; a fact's latest saying says "now").
     expect(intentsOf(q)).toEqual([]);
+  });
+});
+
+describe('asksAdvice', () => {
+  it.each([
+    ['how should I deal with failures in the new forecast code', true],
+    ['Can you recommend somewhere for a long weekend away with the family?', true],
+    ['Could you put together a quick home workout for me?', true],
+    ['what could I drink to perk up in the afternoon', true],
+    ['any gift ideas for my wife', true],
+    ['are we allowed to memoize query results for each account', true],
+    // A rule question that looks a thing up, and questions of fact: no request for advice.
+    ['can you remind me which port the broker listens on', false],
+    ['can I see the error from the flaky login test', false],
+    ["what's the retention policy on the raw table", false],
+    ['which street is our new place on', false],
+  ])('%s → %s', (q, want) => {
+    expect(asksAdvice(q)).toBe(want);
   });
 });
 
