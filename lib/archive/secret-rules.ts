@@ -27,6 +27,19 @@ export interface Rule {
   gate?: RegExp;
 }
 
+const gateWords = new Map<RegExp, readonly string[]>();
+/**
+ * Lower-case words of which every match of a gate holds one: redact() looks for them in the text in
+ * lower case and runs the gate only on a text that has one. A short-lived hook pays more to compile a
+ * gate (0.05–0.35 ms each, again for each string width) than to run it, and the commands,
+ * descriptions and prompts it redacts seldom hold any of these words.
+ */
+export const GATE_WORDS: ReadonlyMap<RegExp, readonly string[]> = gateWords;
+const gate = (pattern: RegExp, words: readonly string[]): RegExp => {
+  gateWords.set(pattern, words);
+  return pattern;
+};
+
 // A secret-like name, ending where the assignment starts: password, DB_PASSWORD, api_key, apiKey,
 // SECRET_KEY, secret_key_base, client-secret, auth_token, x-api-key; not "tokenizer" or "secretary".
 // `pass` and `pwd` are no part of it: code is full of `pass` (`const pass = …`, `pass: true`). They
@@ -91,7 +104,7 @@ const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(valu
 /** An environment variable's name in capitals that holds a secret: POSTGRES_PASSWORD, PGPASSWORD, GITHUB_TOKEN. */
 const ENV_NAME =
   '[A-Z][A-Z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS?)(?:_[A-Z0-9]{1,20}){0,3}';
-const ENV_GATE = /[A-Z0-9_](?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIAL)|^(?:PASS|PWD|SECRET|TOKEN)/m;
+const ENV_GATE = gate(/[A-Z0-9_](?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIAL)|^(?:PASS|PWD|SECRET|TOKEN)/m, ['pass', 'pwd', 'secret', 'token', 'key', 'credential']);
 
 /**
  * Where a command starts: after a space, or at a line's start, a shell operator or an opening quote,
@@ -106,8 +119,10 @@ const COMMAND_START = '(?:(?:^|[\\r\\n|;&(`\'"])[ \\t]{0,5}(?:/[\\w.+-]{1,60}){0
  * line prefix at every line doubled those rules' time on code.
  */
 const ASSIGNED_COMMAND_START = `(?:^|[\\r\\n])${LINE_PREFIX}[ \\t]{0,20}(?:export[ \\t]{1,5})?[A-Za-z_][\\w.-]{0,60}=[ \\t]{0,5}(?:/[\\w.+-]{1,60}){0,8}/?`;
-const ASSIGNED_COMMAND_GATE =
-  /=[ \t]{0,5}(?:\/[\w.+-]{1,60}){0,8}\/?(?:mysql|mariadb|sshpass|docker|podman|az|redis-cli|zip|ssh-keygen|https?|curl)[\w.-]{0,10}[ \t]/;
+const ASSIGNED_COMMAND_GATE = gate(
+  /=[ \t]{0,5}(?:\/[\w.+-]{1,60}){0,8}\/?(?:mysql|mariadb|sshpass|docker|podman|az|redis-cli|zip|ssh-keygen|https?|curl)[\w.-]{0,10}[ \t]/,
+  ['mysql', 'mariadb', 'sshpass', 'docker', 'podman', 'az', 'redis-cli', 'zip', 'ssh-keygen', 'http', 'curl'],
+);
 /**
  * mysql (or mysqldump…) as a command, up to its `-p`, within one command of a line. The options
  * before it are lazy and tried last (`??`): greedy, they reached past a first `-p` to a second
@@ -126,7 +141,16 @@ const PASSWORD_FLAG = flagOf('password|passwd|passphrase|pass|pwd');
 const TOKEN_FLAG = flagOf('secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
 const FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
 /** What a text with such a flag holds. */
-const FLAG_GATE = /-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|apikey|access|auth|credential)/i;
+const FLAG_GATE = gate(/-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|apikey|access|auth|credential)/i, [
+  'pass',
+  'pwd',
+  'secret',
+  'token',
+  'api',
+  'access',
+  'auth',
+  'credential',
+]);
 /** Words help text puts after a flag for its value. */
 const HELP_WORDS = new Set(['value', 'string', 'stdin', 'text', 'secret', 'password', 'token', 'key', 'file', 'path']);
 /** A password on a command line: a literal, not a variable, a placeholder, a NAME in capitals or a word of help text. */
@@ -173,9 +197,15 @@ const STDIN_READER = `[ \\t]{0,5}\\|[^\\n|;&]{0,200}(?:${PASSWORD_READER})`;
 const HEREDOC_READER = `${PASSWORD_READER}|\\bvault[ \\t]{1,5}login[ \\t]{1,5}-(?=[ \\t\\r\\n]|$)`;
 /** `name: DB_PASSWORD` (or `"key" = "…"`) and then, after a comma or on the next line, `value:` and its spaces (its group 1: the name's quote). */
 const NAME_VALUE_PAIR = `(?<![A-Za-z0-9_-])["']?(?:name|key)["']?[ \\t]{0,3}[:=][ \\t]{0,3}(["']?)${NAME}\\2[ \\t]{0,3}(?:,[ \\t]{0,3}(?:\\r?\\n[ \\t]{0,40})?|\\r?\\n[ \\t]{0,40}(?:-[ \\t]{1,3})?)["']?value["']?[ \\t]{0,3}[:=][ \\t]{0,3}`;
-const NAME_VALUE_GATE = /(?:name|key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?[\w.-]{0,40}?(?:pass|secret|token|key|credential)/i;
+const NAME_VALUE_GATE = gate(/(?:name|key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?[\w.-]{0,40}?(?:pass|secret|token|key|credential)/i, [
+  'pass',
+  'secret',
+  'token',
+  'key',
+  'credential',
+]);
 /** A literal gate (with the `<<` hint): a scan from each `<<` cost C++ stream code 10× its time. */
-const HEREDOC_GATE = /--password-stdin|\bsudo\b|\bpasswd\b|chpasswd|-passin|\bvault[ \t]/;
+const HEREDOC_GATE = gate(/--password-stdin|\bsudo\b|\bpasswd\b|chpasswd|-passin|\bvault[ \t]/, ['pass', 'sudo', 'vault']);
 /** A heredoc's body that may be a password: not a variable alone (`$DOCKER_PASS`). */
 const heredocValue = (v: string) => !/^\s*["']?\$\{?[A-Za-z_]\w*\}?["']?\s*$/.test(v);
 
@@ -207,7 +237,7 @@ function nearAws(text: string, start: number, end: number): boolean {
 const COOKIE_NAME = '[^\\s=;"\'`\\\\,]{1,200}';
 const COOKIE_VALUE = '[^\\s;"\'`\\\\,]{1,4000}';
 /** A Cookie or Set-Cookie header. A gate, not hints: three spellings as hints slowed the one-pass hint scan by a third. */
-const COOKIE_GATE = /cookie["']?[ \t]{0,3}:/i;
+const COOKIE_GATE = gate(/cookie["']?[ \t]{0,3}:/i, ['cookie']);
 
 /** The rules of a password on a command line, for commands that start where `start` says. */
 const commandRules = (start: string): Rule[] => [
@@ -257,7 +287,7 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'github-token',
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g,
-    gate: /gh[pousr]_|github_pat_/,
+    gate: gate(/gh[pousr]_|github_pat_/, ['gh', 'github_pat_']),
   },
   { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g, hints: ['glpat-'] },
   { kind: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,200}/g, hints: ['xox'] },
@@ -282,7 +312,7 @@ export const RULES: readonly Rule[] = [
   { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, hints: ['npm_'] },
   { kind: 'pypi-token', pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,400}/g, hints: ['pypi-AgE'] },
   { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,100}\b/g, hints: ['hf_'] },
-  { kind: 'vault-token', pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{20,300}/g, gate: /hv[sbr]\./ },
+  { kind: 'vault-token', pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{20,300}/g, gate: gate(/hv[sbr]\./, ['hvs.', 'hvb.', 'hvr.']) },
   ...commandRules(COMMAND_START),
   ...commandRules(ASSIGNED_COMMAND_START).map((rule) => ({ ...rule, gate: ASSIGNED_COMMAND_GATE })),
   // Config files whose secret is under a name of its own: npm's `_auth=`/`_authToken=`, docker's
@@ -347,7 +377,7 @@ export const RULES: readonly Rule[] = [
     group: 3,
     accept: commandValue,
     hints: ['echo', 'printf'],
-    gate: /--password-stdin|--stdin|sudo|chpasswd|-passin/,
+    gate: gate(/--password-stdin|--stdin|sudo|chpasswd|-passin/, ['stdin', 'sudo', 'pass']),
   },
   {
     kind: 'password',
@@ -355,7 +385,7 @@ export const RULES: readonly Rule[] = [
     group: 2,
     accept: commandValue,
     hints: ['echo', 'printf'],
-    gate: /--password-stdin|--stdin|sudo|chpasswd|-passin/,
+    gate: gate(/--password-stdin|--stdin|sudo|chpasswd|-passin/, ['stdin', 'sudo', 'pass']),
   },
   // A heredoc fed to such a command: `docker login --password-stdin <<EOF`, `cat <<'EOF' | vault
   // login -`, `chpasswd <<END`: its lines up to the closing tag, ten at most (or a variable alone:
@@ -493,9 +523,14 @@ export const RULES: readonly Rule[] = [
     pattern: /\b((?:authorization:[ \t]{0,5}(?:bearer|token)|bearer)[ \t]{1,5})([A-Za-z0-9._~+/=-]{16,2000})/gi,
     group: 2,
     accept: (v) => /\d/.test(v),
-    gate: /bearer|authorization/i,
+    gate: gate(/bearer|authorization/i, ['bearer', 'authorization']),
   },
-  { kind: 'basic-auth', pattern: /\b(authorization:[ \t]{0,5}basic[ \t]{1,5})([A-Za-z0-9+/=]{8,500})/gi, group: 2, gate: /authorization/i },
+  {
+    kind: 'basic-auth',
+    pattern: /\b(authorization:[ \t]{0,5}basic[ \t]{1,5})([A-Za-z0-9+/=]{8,500})/gi,
+    group: 2,
+    gate: gate(/authorization/i, ['authorization']),
+  },
   // A cookie's value in a Set-Cookie header (its first pair: the attributes after it are no secret),
   // and a Cookie header's pairs, all in one marker when one value looks random (a session id; not
   // `theme=dark`): a rule replaces one secret per match, and a pattern per pair would need a
@@ -556,7 +591,7 @@ export const RULES: readonly Rule[] = [
     ),
     group: 3,
     accept: xmlValue,
-    gate: /(?:password|passwd|passphrase|storepass|keypass)(?:[ \t][^<>]{0,300})?>/i,
+    gate: gate(/(?:password|passwd|passphrase|storepass|keypass)(?:[ \t][^<>]{0,300})?>/i, ['pass']),
   },
   {
     kind: 'secret',
@@ -567,7 +602,13 @@ export const RULES: readonly Rule[] = [
     group: 3,
     accept: (v) => xmlValue(v) && looksRandom(v),
     // Not a named rule (those run on a line at a time): the value may be on the line after the tag.
-    gate: /<[\w.:-]{0,40}?(?:secret[_-]?key|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[ \t>]/i,
+    gate: gate(/<[\w.:-]{0,40}?(?:secret[_-]?key|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[ \t>]/i, [
+      'secret',
+      'token',
+      'api',
+      'access',
+      'private',
+    ]),
   },
   // define('DB_PASSWORD', '…') (PHP), setenv/putenv/set/put('api_key', '…'), and a subscript
   // assignment: os.environ["DB_PASSWORD"] = "…", ENV['API_KEY'] = '…'.
@@ -672,7 +713,7 @@ export const RULES: readonly Rule[] = [
     group: 2,
     accept: commandValue, // not a keyword argument (`connect(host=host, password=password)`)
     // Not `named`: ODBC says `Pwd=`, which is no NAME.
-    gate: /(?:password|pwd)=/i,
+    gate: gate(/(?:password|pwd)=/i, ['password', 'pwd']),
   },
   // A password said unquoted at a line's end (`password: hunter2` in YAML, `db_password = s3cr3t!`):
   // shorter than the rule below takes, so it must hold a digit or a symbol (not a word of prose:

@@ -7,6 +7,7 @@
 // source (secret scanners on the repository would flag it otherwise).
 import { describe, expect, it } from 'vitest';
 import { HINTS, hintsIn, redact, redactText, stripPrivate } from '../../lib/archive/redact.ts';
+import { GATE_WORDS, RULES } from '../../lib/archive/secret-rules.ts';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const ALNUM = `${UPPER}abcdefghijklmnopqrstuvwxyz0123456789`;
@@ -770,5 +771,63 @@ describe('redact: the one-pass hint scan', () => {
       texts.push(text);
     }
     for (const text of texts) expect([...hintsIn(text)].sort(), JSON.stringify(text)).toEqual(HINTS.filter((h) => text.includes(h)).sort());
+  });
+});
+
+describe('redact: a gate runs only on a text that holds one of its words', () => {
+  const corpus = [...POSITIVES.map((p) => p.text), ...NEGATIVES.map(([, t]) => t)];
+  // Each text as written, in capitals, in lower case and with each line alone: a gate's words must
+  // be in every text the gate matches, whatever its case (the look-up is on the text in lower case).
+  const texts = corpus.flatMap((t) => [t, t.toUpperCase(), t.toLowerCase(), ...t.split('\n')]);
+
+  it('gates with words are most of the gates, and their words are in lower case', () => {
+    const gates = new Set(RULES.flatMap((r) => (r.gate === undefined ? [] : [r.gate])));
+    expect(GATE_WORDS.size).toBeGreaterThanOrEqual(gates.size - 1);
+    for (const [gate, words] of GATE_WORDS) {
+      expect(gates.has(gate)).toBe(true);
+      for (const w of words) expect(w).toBe(w.toLowerCase());
+    }
+  });
+
+  it('every text a gate matches holds one of its words', () => {
+    let matched = 0;
+    for (const [gate, words] of GATE_WORDS) {
+      for (const text of texts) {
+        if (!gate.test(text)) continue;
+        matched += 1;
+        const lower = text.toLowerCase();
+        expect(
+          words.some((w) => lower.includes(w)),
+          `${gate.source} on ${JSON.stringify(text.slice(0, 200))}`,
+        ).toBe(true);
+      }
+    }
+    expect(matched).toBeGreaterThan(100);
+  });
+
+  it('a secret behind a gate is still found once the text has its word in any case', () => {
+    expect(redactText('Cookie: sid=Zx81kQmw92LpAq7Rt0Vb')).toBe('Cookie: [REDACTED:cookie]');
+    expect(redactText('COOKIE: sid=Zx81kQmw92LpAq7Rt0Vb')).toBe('COOKIE: [REDACTED:cookie]');
+    expect(redactText('mycli --Db-Password hunter2blue')).toBe('mycli --Db-Password [REDACTED:secret]');
+  });
+});
+
+describe('redact: a short text redacted again is answered from memory', () => {
+  it('gives the same answer, and a caller that changes its copy changes nothing for the next', () => {
+    const text = `echo ${ghp} | gh auth login --with-token`;
+    const first = redact(text);
+    first.kinds.push('changed');
+    first.text = 'changed';
+    const second = redact(text);
+    expect(second.text).toBe('echo [REDACTED:github-token] | gh auth login --with-token');
+    expect(second.kinds).toEqual(['github-token']);
+    expect(second.count).toBe(1);
+  });
+
+  it('holds long texts and many texts the same as short ones', () => {
+    const long = `${'x'.repeat(10_000)} PASSWORD=hunter2hunter2`;
+    expect(redactText(long)).toBe(`${'x'.repeat(10_000)} PASSWORD=[REDACTED:secret]`);
+    for (let i = 0; i < 40; i++) expect(redactText(`API_TOKEN=${i}abcdefgh${i}`)).toBe('API_TOKEN=[REDACTED:secret]');
+    expect(redactText(long)).toBe(`${'x'.repeat(10_000)} PASSWORD=[REDACTED:secret]`);
   });
 });
