@@ -41,7 +41,7 @@ export type BudgetFile = z.infer<ReturnType<typeof budgetFileSchema>>;
 export const budgetFile = (store: Store, sid: string) => store.path('sessions', sid, 'budget.json');
 
 export function readBudgetFile(store: Store, sid: string, log: Logger): BudgetFile | undefined {
-  const r = store.readJson(budgetFile(store, sid), budgetFileSchema());
+  const r = store.readJson(budgetFile(store, sid), budgetFileSchema);
   if (r.ok) return r.value;
   if (r.reason !== 'missing') log.warn(`budget.json of ${sid} unreadable (${r.reason}); measuring afresh`);
   return undefined;

@@ -67,7 +67,7 @@ export function preCompactSteering(
 ): string | undefined {
   const bytes = statSafe(transcriptPath)?.size ?? -1;
   const file = env.store.path('sessions', sessionId, 'steering.json');
-  const cached = env.store.readJson(file, steeringCache());
+  const cached = env.store.readJson(file, steeringCache);
   if (cached.ok && cached.value.bytes === bytes) return cached.value.text === '' ? undefined : cached.value.text;
   const digest = readSessionDigest({ store: env.store, log: env.log, now: env.now(), projectRoot: env.project.root }, sessionId);
   const text = digest === undefined ? undefined : steeringText(digest, { recallCommand: options.recallCommand });

@@ -28,7 +28,7 @@ interface Breaker {
 export function openBreaker(store: Store, event: string, sessionId: string, config: Config, log: Logger): Breaker {
   const file = store.path('state', `breaker-${event}.json`);
   const read = (): BreakerState => {
-    const got = store.readJson(file, breakerSchema());
+    const got = store.readJson(file, breakerSchema);
     return got.ok ? got.value : { version: 2, sessions: {} };
   };
   const mine = read().sessions[sessionId];

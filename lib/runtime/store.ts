@@ -37,7 +37,8 @@ export interface Store {
   readonly root: string;
   /** Absolute path of a file under the data dir; every segment is sanitised, so no input escapes. */
   path(...segments: string[]): string;
-  readJson<T>(file: string, schema: z.ZodMiniType<T>): ReadResult<T>;
+  /** `schema` may be a function that builds it: a missing file then costs no schema (~0.3 ms of a hook's start each). */
+  readJson<T>(file: string, schema: z.ZodMiniType<T> | (() => z.ZodMiniType<T>)): ReadResult<T>;
   writeJson(file: string, value: unknown): void;
   appendLine(file: string, record: unknown): void;
   /** Several records in one write(): one open and one syscall however many. */
@@ -73,7 +74,7 @@ export function openStore(root: string, log: Logger): Store {
   return {
     root: absRoot,
     path,
-    readJson<T>(file: string, schema: z.ZodMiniType<T>): ReadResult<T> {
+    readJson<T>(file: string, schema: z.ZodMiniType<T> | (() => z.ZodMiniType<T>)): ReadResult<T> {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -87,7 +88,7 @@ export function openStore(root: string, log: Logger): Store {
       } catch (error) {
         return { ok: false, reason: 'corrupt', detail: (error as Error).message };
       }
-      const result = schema.safeParse(parsed);
+      const result = (typeof schema === 'function' ? schema() : schema).safeParse(parsed);
       if (!result.success) return { ok: false, reason: 'invalid', detail: result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
       return { ok: true, value: result.data };
     },

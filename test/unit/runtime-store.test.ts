@@ -75,6 +75,25 @@ describe('readJson and setAside', () => {
     expect(store.readJson(file, schema)).toEqual({ ok: true, value: { version: 1, n: 7 } });
   });
 
+  it('builds a schema given as a function only for a file that is there and parses', () => {
+    const store = openStore(tempDir(), captureLogger());
+    const file = store.path('f.json');
+    let built = 0;
+    const lazy = () => {
+      built += 1;
+      return schema;
+    };
+    expect(store.readJson(file, lazy)).toEqual({ ok: false, reason: 'missing' });
+    writeFileSync(file, '{"version":1,');
+    expect(store.readJson(file, lazy)).toMatchObject({ ok: false, reason: 'corrupt' });
+    expect(built).toBe(0);
+    writeFileSync(file, '{"version":2,"n":1}');
+    expect(store.readJson(file, lazy)).toMatchObject({ ok: false, reason: 'invalid' });
+    writeFileSync(file, '{"version":1,"n":7}');
+    expect(store.readJson(file, lazy)).toEqual({ ok: true, value: { version: 1, n: 7 } });
+    expect(built).toBe(2);
+  });
+
   it('moves a bad file aside and keeps its content', () => {
     const dir = tempDir();
     const store = openStore(dir, captureLogger());
