@@ -72,16 +72,20 @@ function redactOnce(input: string): Redaction {
     };
   // A gate shared by several rules is tested once (each test scans the text; a rule's replacement
   // never adds what a gate looks for).
-  // Before a gate runs, its words are looked up in the text in lower case (GATE_WORDS): most texts
-  // lack them, and a gate run once costs a hook more to compile than to scan.
+  // Before a gate runs, its words are looked up in the text (GATE_WORDS; in lower case for a
+  // case-insensitive gate): most texts lack them, and a gate costs a hook more to compile than to scan.
   const gates = new Map<RegExp, boolean>();
   let lower: string | undefined;
+  const holds = (gate: RegExp, groups: readonly (readonly string[])[]) => {
+    if (gate.ignoreCase && lower === undefined) lower = text.toLowerCase();
+    const hay = gate.ignoreCase ? (lower as string) : text;
+    return groups.every((words) => words.some((w) => hay.includes(w)));
+  };
   const gated = (gate: RegExp) => {
     const known = gates.get(gate);
     if (known !== undefined) return known;
-    const words = GATE_WORDS.get(gate);
-    if (words !== undefined) lower ??= text.toLowerCase();
-    const open = (words === undefined || words.some((w) => (lower as string).includes(w))) && gate.test(text);
+    const groups = GATE_WORDS.get(gate);
+    const open = (groups === undefined || holds(gate, groups)) && gate.test(text);
     gates.set(gate, open);
     return open;
   };

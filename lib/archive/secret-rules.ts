@@ -27,16 +27,17 @@ export interface Rule {
   gate?: RegExp;
 }
 
-const gateWords = new Map<RegExp, readonly string[]>();
+const gateWords = new Map<RegExp, readonly (readonly string[])[]>();
 /**
- * Lower-case words of which every match of a gate holds one: redact() looks for them in the text in
- * lower case and runs the gate only on a text that has one. A short-lived hook pays more to compile a
- * gate (0.05–0.35 ms each, again for each string width) than to run it, and the commands,
- * descriptions and prompts it redacts seldom hold any of these words.
+ * Words a gate's every match holds, in groups: a text must hold a word of each group before the gate
+ * runs (looked up in the text in lower case for a case-insensitive gate, as it is for another,
+ * whose words are then written in its case). A short-lived hook pays more to compile a gate
+ * (0.05–0.7 ms each, again for each string width) than to run it, and most texts hold none of
+ * these words, or not all groups: "3 passed" holds pass, but not after a `-` as a flag's name does.
  */
-export const GATE_WORDS: ReadonlyMap<RegExp, readonly string[]> = gateWords;
-const gate = (pattern: RegExp, words: readonly string[]): RegExp => {
-  gateWords.set(pattern, words);
+export const GATE_WORDS: ReadonlyMap<RegExp, readonly (readonly string[])[]> = gateWords;
+const gate = (pattern: RegExp, ...groups: readonly (readonly string[])[]): RegExp => {
+  gateWords.set(pattern, groups);
   return pattern;
 };
 
@@ -104,7 +105,7 @@ const isLiteral = (value: string) => value.length >= 4 && !PLACEHOLDER.test(valu
 /** An environment variable's name in capitals that holds a secret: POSTGRES_PASSWORD, PGPASSWORD, GITHUB_TOKEN. */
 const ENV_NAME =
   '[A-Z][A-Z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS?)(?:_[A-Z0-9]{1,20}){0,3}';
-const ENV_GATE = gate(/[A-Z0-9_](?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIAL)|^(?:PASS|PWD|SECRET|TOKEN)/m, ['pass', 'pwd', 'secret', 'token', 'key', 'credential']);
+const ENV_GATE = gate(/[A-Z0-9_](?:PASS|PWD|SECRET|TOKEN|KEY|CREDENTIAL)|^(?:PASS|PWD|SECRET|TOKEN)/m, ['PASS', 'PWD', 'SECRET', 'TOKEN', 'KEY', 'CREDENTIAL']);
 
 /**
  * Where a command starts: after a space, or at a line's start, a shell operator or an opening quote,
@@ -121,6 +122,7 @@ const COMMAND_START = '(?:(?:^|[\\r\\n|;&(`\'"])[ \\t]{0,5}(?:/[\\w.+-]{1,60}){0
 const ASSIGNED_COMMAND_START = `(?:^|[\\r\\n])${LINE_PREFIX}[ \\t]{0,20}(?:export[ \\t]{1,5})?[A-Za-z_][\\w.-]{0,60}=[ \\t]{0,5}(?:/[\\w.+-]{1,60}){0,8}/?`;
 const ASSIGNED_COMMAND_GATE = gate(
   /=[ \t]{0,5}(?:\/[\w.+-]{1,60}){0,8}\/?(?:mysql|mariadb|sshpass|docker|podman|az|redis-cli|zip|ssh-keygen|https?|curl)[\w.-]{0,10}[ \t]/,
+  ['='],
   ['mysql', 'mariadb', 'sshpass', 'docker', 'podman', 'az', 'redis-cli', 'zip', 'ssh-keygen', 'http', 'curl'],
 );
 /**
@@ -141,16 +143,12 @@ const PASSWORD_FLAG = flagOf('password|passwd|passphrase|pass|pwd');
 const TOKEN_FLAG = flagOf('secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
 const FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
 /** What a text with such a flag holds. */
-const FLAG_GATE = gate(/-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|apikey|access|auth|credential)/i, [
-  'pass',
-  'pwd',
-  'secret',
-  'token',
-  'api',
-  'access',
-  'auth',
-  'credential',
-]);
+/** A flag's secret name comes right after a `-` or, in a longer name, a `_` or `-` (`--db-pass`, `--api_token`). */
+const FLAG_NAMES = ['pass', 'pwd', 'secret', 'token', 'api', 'access', 'auth', 'credential'];
+const FLAG_GATE = gate(
+  /-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|apikey|access|auth|credential)/i,
+  FLAG_NAMES.flatMap((name) => [`-${name}`, `_${name}`]),
+);
 /** Words help text puts after a flag for its value. */
 const HELP_WORDS = new Set(['value', 'string', 'stdin', 'text', 'secret', 'password', 'token', 'key', 'file', 'path']);
 /** A password on a command line: a literal, not a variable, a placeholder, a NAME in capitals or a word of help text. */
@@ -197,15 +195,13 @@ const STDIN_READER = `[ \\t]{0,5}\\|[^\\n|;&]{0,200}(?:${PASSWORD_READER})`;
 const HEREDOC_READER = `${PASSWORD_READER}|\\bvault[ \\t]{1,5}login[ \\t]{1,5}-(?=[ \\t\\r\\n]|$)`;
 /** `name: DB_PASSWORD` (or `"key" = "…"`) and then, after a comma or on the next line, `value:` and its spaces (its group 1: the name's quote). */
 const NAME_VALUE_PAIR = `(?<![A-Za-z0-9_-])["']?(?:name|key)["']?[ \\t]{0,3}[:=][ \\t]{0,3}(["']?)${NAME}\\2[ \\t]{0,3}(?:,[ \\t]{0,3}(?:\\r?\\n[ \\t]{0,40})?|\\r?\\n[ \\t]{0,40}(?:-[ \\t]{1,3})?)["']?value["']?[ \\t]{0,3}[:=][ \\t]{0,3}`;
-const NAME_VALUE_GATE = gate(/(?:name|key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?[\w.-]{0,40}?(?:pass|secret|token|key|credential)/i, [
-  'pass',
-  'secret',
-  'token',
-  'key',
-  'credential',
-]);
+const NAME_VALUE_GATE = gate(
+  /(?:name|key)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?[\w.-]{0,40}?(?:pass|secret|token|key|credential)/i,
+  ['name', 'key'],
+  ['pass', 'secret', 'token', 'key', 'credential'],
+);
 /** A literal gate (with the `<<` hint): a scan from each `<<` cost C++ stream code 10× its time. */
-const HEREDOC_GATE = gate(/--password-stdin|\bsudo\b|\bpasswd\b|chpasswd|-passin|\bvault[ \t]/, ['pass', 'sudo', 'vault']);
+const HEREDOC_GATE = gate(/--password-stdin|\bsudo\b|\bpasswd\b|chpasswd|-passin|\bvault[ \t]/, ['password-stdin', 'sudo', 'passwd', '-passin', 'vault']);
 /** A heredoc's body that may be a password: not a variable alone (`$DOCKER_PASS`). */
 const heredocValue = (v: string) => !/^\s*["']?\$\{?[A-Za-z_]\w*\}?["']?\s*$/.test(v);
 
@@ -287,7 +283,7 @@ export const RULES: readonly Rule[] = [
   {
     kind: 'github-token',
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})/g,
-    gate: gate(/gh[pousr]_|github_pat_/, ['gh', 'github_pat_']),
+    gate: gate(/gh[pousr]_|github_pat_/, ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_']),
   },
   { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,100}/g, hints: ['glpat-'] },
   { kind: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,200}/g, hints: ['xox'] },
@@ -377,7 +373,7 @@ export const RULES: readonly Rule[] = [
     group: 3,
     accept: commandValue,
     hints: ['echo', 'printf'],
-    gate: gate(/--password-stdin|--stdin|sudo|chpasswd|-passin/, ['stdin', 'sudo', 'pass']),
+    gate: gate(/--password-stdin|--stdin|sudo|chpasswd|-passin/, ['-stdin', 'sudo', 'chpasswd', '-passin']),
   },
   {
     kind: 'password',
@@ -385,7 +381,7 @@ export const RULES: readonly Rule[] = [
     group: 2,
     accept: commandValue,
     hints: ['echo', 'printf'],
-    gate: gate(/--password-stdin|--stdin|sudo|chpasswd|-passin/, ['stdin', 'sudo', 'pass']),
+    gate: gate(/--password-stdin|--stdin|sudo|chpasswd|-passin/, ['-stdin', 'sudo', 'chpasswd', '-passin']),
   },
   // A heredoc fed to such a command: `docker login --password-stdin <<EOF`, `cat <<'EOF' | vault
   // login -`, `chpasswd <<END`: its lines up to the closing tag, ten at most (or a variable alone:
@@ -591,7 +587,7 @@ export const RULES: readonly Rule[] = [
     ),
     group: 3,
     accept: xmlValue,
-    gate: gate(/(?:password|passwd|passphrase|storepass|keypass)(?:[ \t][^<>]{0,300})?>/i, ['pass']),
+    gate: gate(/(?:password|passwd|passphrase|storepass|keypass)(?:[ \t][^<>]{0,300})?>/i, ['passw', 'passphrase', 'storepass', 'keypass'], ['>']),
   },
   {
     kind: 'secret',
@@ -602,13 +598,11 @@ export const RULES: readonly Rule[] = [
     group: 3,
     accept: (v) => xmlValue(v) && looksRandom(v),
     // Not a named rule (those run on a line at a time): the value may be on the line after the tag.
-    gate: gate(/<[\w.:-]{0,40}?(?:secret[_-]?key|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[ \t>]/i, [
-      'secret',
-      'token',
-      'api',
-      'access',
-      'private',
-    ]),
+    gate: gate(
+      /<[\w.:-]{0,40}?(?:secret[_-]?key|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[ \t>]/i,
+      ['<'],
+      ['secret', 'token', 'api', 'access', 'private'],
+    ),
   },
   // define('DB_PASSWORD', '…') (PHP), setenv/putenv/set/put('api_key', '…'), and a subscript
   // assignment: os.environ["DB_PASSWORD"] = "…", ENV['API_KEY'] = '…'.
@@ -713,7 +707,7 @@ export const RULES: readonly Rule[] = [
     group: 2,
     accept: commandValue, // not a keyword argument (`connect(host=host, password=password)`)
     // Not `named`: ODBC says `Pwd=`, which is no NAME.
-    gate: gate(/(?:password|pwd)=/i, ['password', 'pwd']),
+    gate: gate(/(?:password|pwd)=/i, ['password=', 'pwd=']),
   },
   // A password said unquoted at a line's end (`password: hunter2` in YAML, `db_password = s3cr3t!`):
   // shorter than the rule below takes, so it must hold a digit or a symbol (not a word of prose:
