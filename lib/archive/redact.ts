@@ -71,9 +71,9 @@ function redactOnce(input: string): Redaction {
       return `${prefix}[REDACTED:${rule.kind}]${match.slice(prefix.length + secret.length)}`;
     };
   // A gate shared by several rules is tested once (each test scans the text; a rule's replacement
-  // never adds what a gate looks for).
-  // Before a gate runs, its words are looked up in the text (GATE_WORDS; in lower case for a
-  // case-insensitive gate): most texts lack them, and a gate costs a hook more to compile than to scan.
+  // never adds what a gate looks for), and only on a text that holds its words (GATE_WORDS, in lower
+  // case for a case-insensitive gate): most texts lack them, and a gate costs a hook more to compile
+  // than to scan.
   const gates = new Map<RegExp, boolean>();
   let lower: string | undefined;
   const holds = (gate: RegExp, groups: readonly (readonly string[])[]) => {

@@ -142,8 +142,7 @@ const PASSWORD_FLAG = flagOf('password|passwd|passphrase|pass|pwd');
 // `--secret` often names a secret (gcloud `--secret=db-password`): a random-looking value only.
 const TOKEN_FLAG = flagOf('secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
 const FLAG = flagOf('password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credentials?');
-/** What a text with such a flag holds. */
-/** A flag's secret name comes right after a `-` or, in a longer name, a `_` or `-` (`--db-pass`, `--api_token`). */
+/** What a text with such a flag holds: a secret's name right after a `-`, or in a longer name a `_` or `-` (`--db-pass`, `--api_token`). */
 const FLAG_NAMES = ['pass', 'pwd', 'secret', 'token', 'api', 'access', 'auth', 'credential'];
 const FLAG_GATE = gate(
   /-(?:[A-Za-z0-9]{1,20}[_-]){0,3}(?:pass|pwd|secret|token|api|apikey|access|auth|credential)/i,
