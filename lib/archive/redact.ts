@@ -12,8 +12,12 @@ export interface Redaction {
   kinds: string[];
 }
 
-/** Texts this short are remembered: a hook redacts a command three times (its event line, its phase signal, its digest). */
-const MEMO_CHARS = 8_192;
+/**
+ * Texts this short are remembered: a hook redacts a command three times (its event line, its phase
+ * signal, its digest). Longer ones are not: with 8 K, a backfill's distinct chunk texts cost 10–20% more
+ * to redact (each lookup hashes the whole text).
+ */
+const MEMO_CHARS = 1_024;
 const MEMO_ENTRIES = 16;
 const memo = new Map<string, Redaction>();
 
