@@ -118,6 +118,14 @@ export function splitIdentifier(word: string): string[] {
 
 const PLAIN_WORD = /^[A-Za-z]?[a-z]*$/;
 const LOWER_WORD = /^[a-z]+$/;
+/** A name of four letters or more and then `db` ("timescaledb", "dynamodb"; not "gdb" or "lldb"), or of three and `js`. */
+const PRODUCT_SUFFIX = /^([a-z]{4,})db$|^([a-z]{3,})js$/;
+
+/** The name in a lower-case product name with a kind's suffix ("mongo" of "mongodb", "node" of "nodejs"); else undefined. */
+export function productName(word: string): string | undefined {
+  const m = PRODUCT_SUFFIX.exec(word);
+  return m?.[1] ?? m?.[2];
+}
 const [SEP, LOWER, UPPER, DIGIT, OTHER] = [0, 1, 2, 3, 4] as const;
 function kindOf(c: number): number {
   if (c >= 97 && c <= 122) return LOWER;
@@ -228,7 +236,7 @@ export function britishStems(term: string): readonly string[] {
 }
 
 /** Version of what tokenize() produces (and the index adds: MONEY_TERM); the search index is rebuilt when it changes. */
-export const TOKENIZER_VERSION = 6;
+export const TOKENIZER_VERSION = 7;
 
 /**
  * Ends a surface term: a plain word's own lower-case form, indexed beside its stem when the two
@@ -333,6 +341,10 @@ function computeWordTerms(word: string): string[] {
   if (LOWER_WORD.test(word)) {
     // Most words: lower case letters only, nothing to split.
     if (!STOP.has(word)) push(word);
+    // A product named with a kind's suffix, as a command or a log writes it ("timescaledb",
+    // "mongodb", "nodejs"), also stands for its name alone: a question says Timescale or Mongo.
+    const name = productName(word);
+    if (name !== undefined && !STOP.has(name)) push(name, false, false);
     return out;
   }
   if (CJK.test(word)) {

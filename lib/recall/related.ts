@@ -594,7 +594,9 @@ function relatedTable(needles: readonly string[]): Map<string, Map<string, numbe
   // only as a pair of adjacent query terms (adjacent once stop words are left out, as the index
   // sees them). Related words are single words.
   function key(phrase: string): string {
-    return tokenize(phrase).join(' ');
+    const terms = tokenize(phrase);
+    // A single word is its whole term: "mongodb" also gives "mongo", a term beside it, not a second word.
+    return phrase.trim().includes(' ') ? terms.join(' ') : (terms[0] ?? '');
   }
   const keys = (text: string, sep: string | RegExp) =>
     text

@@ -1101,6 +1101,16 @@ describe('tokenize', () => {
     expect(tokenize('XMLHttpRequest')).toEqual(expect.arrayContaining(['xmlhttprequest', 'xml', 'http', 'request']));
   });
 
+  it('gives a product named with a db or js suffix its name alone, as a question says it', () => {
+    expect(tokenize('timescaledb')).toEqual([stem('timescaledb'), stem('timescale')]);
+    expect(tokenize('mongodb dynamodb nodejs vuejs')).toEqual(
+      expect.arrayContaining([stem('mongodb'), stem('mongo'), stem('dynamodb'), stem('dynamo'), stem('nodejs'), stem('node'), stem('vuejs'), stem('vue')]),
+    );
+    // Too short to be a name before the suffix: debuggers, and words that only end so.
+    expect(tokenize('gdb lldb pdb ipdb')).toEqual(['gdb', 'lldb', 'pdb', 'ipdb'].map(stem));
+    expect(tokenize('TimescaleDB')).toEqual(expect.arrayContaining([stem('timescale'), 'db']));
+  });
+
   it('gives a path its segments and its base name', () => {
     const terms = tokenize('see src/net/http-client.ts for it');
     expect(terms).toEqual(expect.arrayContaining(['src', 'net', 'http-client.ts', 'http', 'client']));

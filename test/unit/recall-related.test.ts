@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../../lib/archive/keywords.ts';
+import { productName, tokenize } from '../../lib/archive/keywords.ts';
 import { derivedStems, FORM_WEIGHT, RELATED_WEIGHT, relatedTerms, thesaurusEntries } from '../../lib/recall/related.ts';
 import { recallSandbox } from './helpers/recall-sandbox.ts';
 import { useTempDirs } from './helpers/tmp.ts';
@@ -38,7 +38,8 @@ describe('relatedTerms', () => {
   it('every word is one index term, none a stop word, and none stems into a common word of code or chat', () => {
     const { words, names } = thesaurusEntries();
     expect(words.length).toBeGreaterThan(300);
-    for (const w of words) expect(tokenize(w), w).toHaveLength(1);
+    // (A product with a kind's suffix also gives its name alone: "mongodb", "mongo".)
+    for (const w of words) expect(tokenize(w), w).toHaveLength(productName(w) === undefined ? 1 : 2);
     for (const n of names) expect(tokenize(n), n).toHaveLength(2);
     // Stems that are everyday words of a coding session or a chat in their own right.
     const common = new Set(
@@ -146,6 +147,26 @@ describe('ranking with related words (ctxl recall)', () => {
     });
     expect(order('which walrus migration broke something')[0]).toBe(migrating);
     expect(order('why did the narwhal job fail')[0]).toBe(failure);
+  });
+
+  it('a kind still links to its members named with a db or js suffix, by their whole names', () => {
+    expect(related('database')).toEqual(expect.arrayContaining([term('mongodb'), term('dynamodb'), term('cockroachdb')]));
+    expect(related('framework')).toEqual(expect.arrayContaining([term('nextjs'), term('nestjs')]));
+    expect(related('mongodb')).toContain(term('database'));
+  });
+
+  it('a product a command or a log names with its db or js suffix is found by its name alone', () => {
+    let bench = '';
+    const order = recallSandbox(tempDir(), 'ffff6666-0000-4000-8000-000000000010', (t) => {
+      t.user('Benchmark the two stores on a year of aggregates, then we pick one.');
+      [bench] = t.tool(
+        'Bash',
+        { command: 'cargo run --release --bin bench_stores -- --rows 1y', description: 'Run the storage benchmark' },
+        'store        load_time  disk_size  q_monthly\ntimescaledb  6m12s      41.3 GB    4.82 s\nclickhouse   1m48s       6.2 GB    0.31 s',
+      );
+      for (let i = 0; i < 8; i++) t.assistant(`Note ${i}: the dashboard heartbeat stays at 20 seconds, and the report job runs nightly.`);
+    });
+    expect(order('how did Timescale do in the benchmark')[0]).toBe(bench);
   });
 
   it('a question in other words than its answer finds it: the kind for a member, a synonym, another form', () => {
