@@ -71,6 +71,8 @@ const FAILURE = new RegExp(
     `(?:broke|broken|breaking|breaks)(?<=\\b${SOFTWARE_THINGS} (?:(?:is|was|got|has|had|been|just|suddenly|finally|keeps?|kept|always) ){0,2}\\w+)`,
   ].join('|')})(?![\\w/-]|\\.\\w)`,
 );
+/** What answers a rule question and a request for work done a certain way: a rule, or a stated preference. */
+const RULE_ANSWERS = 'never always must rule avoid forbidden prefer rather';
 /** What a question of what something cost says it with (the price intent's framing verbs). */
 const MONEY_VERBS = '(?:cost|costs|costing|spend|spent|spending|pay|paid|paying|charge|charged|set (?:me|us) back|come to|came to)';
 /** A meal or what to eat, to cook or to order: a question of taste's and of diet's. */
@@ -138,7 +140,7 @@ const INTENTS: readonly Intent[] = [
     // take trains" answer "how should I handle errors here?" and "can you recommend a weekend away?".
     name: 'rule',
     asks: /(?<![\w./-])(?:allowed|allow|permitted|permission|forbidden|prohibited|rules?|policy|can (?:i|we|you)|could (?:i|we)|should (?:i|we|it|this|that|they|the|be)|may (?:i|we)|ok(?:ay)? to|fine to|(?:am i|are we|are you) (?:ok|okay|fine|happy) with(?= (?:\w+ ){0,3}\w+ing\b)|(?:am i|are we) willing to)(?![\w/-]|\.\w)/,
-    answers: 'never always must rule avoid forbidden prefer rather',
+    answers: RULE_ANSWERS,
   },
   {
     // "Write me a handler that…", "could you draft a module that…", "help me word the commit": a
@@ -152,8 +154,8 @@ const INTENTS: readonly Intent[] = [
     // the retry logic" ask when that happened): asked of me or us, after "can you" or "please", or
     // "help me"; else the verb with its object, in a sentence that ends or of seven words or more.
     needs: (lower) => WORK_ASKED.test(lower) || (WORK_OBJECT.test(lower) && (/[.!?]["')]*\s*$/.test(lower) || lower.trim().split(/\s+/).length >= 7)),
-    answers: 'never always must rule avoid forbidden prefer rather',
-    // It asks what a rule question asks (the same answer words), and its "can you" is no rule,
+    answers: RULE_ANSWERS,
+    // It asks what a rule question asks (RULE_ANSWERS), and its "can you" is no rule,
     // nor its "could you write" a question about what Claude wrote.
     displaces: ['rule', 'said'],
   },
